@@ -1,0 +1,99 @@
+// The contract between the core and one CLI. The core knows CLIs only through this shape.
+import type { TranslatedEvent, Usage } from '../events.js';
+import type { ErrorCode } from '../errors.js';
+import type { FeatureName, ResolvedOpts } from '../options.js';
+
+export interface ExitInfo {
+  exitCode: number | undefined;
+  signal: string | undefined;
+  stderrTail: string;
+}
+
+export type SupportLevel = 'native' | 'best-effort';
+
+export interface FeatureSupport {
+  level: SupportLevel;
+  /** How the CLI is told (a flag, a config key, or what the SDK does): shown in adapters.md. */
+  how: string;
+}
+
+/** Capabilities as data: a feature missing from the table is unsupported and fails fast. */
+export type CapabilityTable = Partial<Record<FeatureName, FeatureSupport>>;
+
+/** How this run relates to earlier ones. */
+export type SessionTarget =
+  | { kind: 'new' }
+  | { kind: 'resume'; sessionId: string }
+  | { kind: 'continue' }
+  | { kind: 'fork'; sessionId: string };
+
+export interface InvocationContext {
+  prompt: string;
+  opts: ResolvedOpts;
+  session: SessionTarget;
+  /** The directory the CLI runs in (already resolved to an absolute path). */
+  cwd: string;
+  /** Writes a private temp file (0600 in a 0700 dir) that is removed when the run ends, however it ends. */
+  writeTempFile(name: string, content: string): Promise<string>;
+  /**
+   * A private directory that lives as long as the coder (for state a CLI must find again on resume,
+   * such as an isolated config dir). Created on first use.
+   */
+  coderStateDir(): Promise<string>;
+  /** The JSON Schema of `opts.outputSchema`, when one was given. */
+  outputJsonSchema: Record<string, unknown> | undefined;
+}
+
+export interface Invocation {
+  args: string[];
+  /** Added to the environment before the caller's extraEnv/unsetEnv (so the caller can override). */
+  env?: Record<string, string>;
+  /** Written to stdin, which is then closed. */
+  stdin: string;
+}
+
+/** Per-run translation state. `translate` must be deterministic: same lines in, same events out. */
+export interface Translator {
+  /** `record` is the parsed JSON line. Unknown records must still yield an event (progress with raw). */
+  translate(record: unknown): TranslatedEvent[];
+}
+
+export interface TranslatorContext {
+  /** Options of the run, for translators whose output depends on them (e.g. partial messages). */
+  opts: ResolvedOpts;
+}
+
+export interface VersionRange {
+  /** Oldest supported version: older ones fail with CliVersionError. */
+  min: string;
+  /** Newest version tested: newer ones run with a warning event. */
+  testedMax: string;
+}
+
+export interface AdapterSpec<P extends string = string> {
+  name: P;
+  /** Executable looked up on PATH when `executablePath` is not given. */
+  binary: string;
+  installHint: string;
+  versions: VersionRange;
+  /** Extracts a semver from `<bin> --version` output. */
+  parseVersion(output: string): string | undefined;
+  capabilities: CapabilityTable;
+  /** What to use instead, per unsupported feature (shown in FeatureNotSupportedError). */
+  insteadHints?: Partial<Record<FeatureName, string>>;
+  /** Value-level checks beyond the table (e.g. an effort level the CLI lacks). Throw CoderError. */
+  validate?(opts: ResolvedOpts, session: SessionTarget): void;
+  /** Whether the CLI reports usage summed over the whole session rather than per run. */
+  usageIsCumulative?: boolean;
+  /** Whether `fork()` is possible (it is a feature of sessions, not an option). */
+  canFork: boolean;
+  buildInvocation(ctx: InvocationContext): Promise<Invocation> | Invocation;
+  /**
+   * A better error for a failed exit than the generic one, when the CLI's stderr says why
+   * (e.g. a refused flag). Return undefined to keep the generic CliExitError.
+   */
+  explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
+  createTranslator(ctx: TranslatorContext): Translator;
+}
+
+export type { Usage };

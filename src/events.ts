@@ -1,0 +1,129 @@
+// The one event stream every adapter translates into. Types only.
+import type { ErrorCode } from './errors.js';
+
+export type ProviderName = 'claude' | 'codex' | 'copilot' | 'pi';
+
+/** Token and cost accounting for one run (never a session total). */
+export interface Usage {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  /** Only when the CLI reports a price. */
+  costUsd?: number;
+}
+
+/** Provider-specific details that have no normalized field. Keys vary by CLI and version. */
+export type EventExtra = Readonly<Record<string, unknown>>;
+
+interface EventBase<P extends string> {
+  provider: P;
+  /** Milliseconds since the epoch when the event was produced (injected clock in replay). */
+  ts: number;
+  /** The parsed record this event came from (the raw text for lines that were not JSON). */
+  raw: unknown;
+  extra?: EventExtra;
+}
+
+export interface InitEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'init';
+  sessionId?: string;
+  model?: string;
+  cwd?: string;
+  tools?: string[];
+}
+
+export interface MessageEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'message';
+  role: 'assistant';
+  text: string;
+  /** true: a fragment of a message still being written; false: a whole content block or message. */
+  delta: boolean;
+  /** Set when a retry discards the text streamed so far: consumers assembling deltas start over. */
+  reset?: boolean;
+  id?: string;
+}
+
+export interface ReasoningEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'reasoning';
+  text: string;
+  delta: boolean;
+  id?: string;
+}
+
+export interface ToolUseEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResultEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'tool_result';
+  id: string;
+  /** Joined from the matching tool_use when the CLI's record does not repeat it. */
+  name?: string;
+  output: unknown;
+  isError: boolean;
+}
+
+export type ProgressKind = 'retry' | 'status' | 'warning' | 'tool_output' | 'unknown' | 'other';
+
+export interface ProgressEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'progress';
+  kind: ProgressKind;
+  /** The record's own name for what happened (e.g. `system/api_retry`). */
+  subtype?: string;
+  message?: string;
+}
+
+export interface UsageEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'usage';
+  usage: Usage;
+}
+
+export interface ErrorEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'error';
+  code: ErrorCode;
+  message: string;
+  /** A fatal error decides the run's outcome; a non-fatal one is reported and the run goes on. */
+  fatal: boolean;
+  httpStatus?: number;
+}
+
+export interface StderrEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'stderr';
+  line: string;
+}
+
+export interface DoneEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'done';
+  /** What the CLI's terminal record claims; the exit code can still overrule it. */
+  status: 'success' | 'error';
+  /** The final answer when the terminal record carries it. */
+  text?: string;
+  sessionId?: string;
+  /** Structured output when the CLI produced it natively. */
+  output?: unknown;
+}
+
+export type CoderStreamEvent<P extends string = ProviderName> =
+  | InitEvent<P>
+  | MessageEvent<P>
+  | ReasoningEvent<P>
+  | ToolUseEvent<P>
+  | ToolResultEvent<P>
+  | ProgressEvent<P>
+  | UsageEvent<P>
+  | ErrorEvent<P>
+  | StderrEvent<P>
+  | DoneEvent<P>;
+
+export type CoderEventType = CoderStreamEvent['type'];
+
+/** What a translator returns: an event before the core stamps `provider` and `ts`. */
+export type TranslatedEvent = CoderStreamEvent<string> extends infer E
+  ? E extends CoderStreamEvent<string>
+    ? Omit<E, 'provider' | 'ts'>
+    : never
+  : never;
