@@ -1,0 +1,116 @@
+// Options → `claude -p --output-format stream-json --verbose …`, with the prompt on stdin.
+// Value flags use the `--flag=value` spelling: the CLI's variadic flags (--add-dir, --allowed-tools,
+// --disallowed-tools, --mcp-config) would otherwise swallow whatever argument follows them, and a
+// value that starts with `-` stays a value.
+import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
+import { repeatedFlagJoined } from '../../core/flags.js';
+import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
+import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
+
+/** Effort levels `--effort` accepts (2.1.197 and 2.1.332). */
+const claudeEfforts: readonly ReasoningEffort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The permission mode to pass, from `permissionMode` or `permissionPolicy.mode` (they must agree). */
+export function permissionModeOf(opts: ResolvedOpts): string | undefined {
+  const policyMode = opts.permissionPolicy?.mode;
+  const fromPolicy = policyMode === 'plan' ? 'plan' : policyMode === 'bypass' ? 'bypassPermissions' : undefined;
+  return opts.permissionMode ?? fromPolicy;
+}
+
+/** True when this process runs as root, where the CLI refuses bypass mode unless IS_SANDBOX=1. */
+function runsAsRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function sandboxDeclared(opts: ResolvedOpts): boolean {
+  if (opts.unsetEnv?.includes('IS_SANDBOX')) return false;
+  return (opts.extraEnv?.IS_SANDBOX ?? process.env.IS_SANDBOX ?? '') === '1';
+}
+
+export const bypassAsRootMessage =
+  'Claude Code refuses bypassPermissions (--dangerously-skip-permissions) when it runs as root. ' +
+  'If this is a sandbox or container where that is acceptable, pass extraEnv: { IS_SANDBOX: "1" }; ' +
+  'otherwise run as a normal user, or use permissionPolicy.allow to allow the tools you need.';
+
+/** Value checks the capability table cannot express. Throws before anything is spawned. */
+export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget): void {
+  const issues: string[] = [];
+  const policyMode = opts.permissionPolicy?.mode;
+  if (opts.permissionMode && policyMode && policyMode !== 'default') {
+    const implied = policyMode === 'plan' ? 'plan' : 'bypassPermissions';
+    if (opts.permissionMode !== implied) {
+      issues.push(`permissionMode "${opts.permissionMode}" contradicts permissionPolicy.mode "${policyMode}"`);
+    }
+  }
+  if (opts.sessionId !== undefined && !uuidPattern.test(opts.sessionId)) {
+    issues.push(`sessionId must be a UUID for claude (got "${opts.sessionId}")`);
+  }
+  if (opts.sessionId !== undefined && session.kind !== 'new' && session.kind !== 'fork') {
+    issues.push('sessionId names a new session; it cannot be combined with resume/continue');
+  }
+  if (issues.length) throw new InvalidOptionsError(issues, 'claude');
+
+  if (opts.reasoningEffort !== undefined && !claudeEfforts.includes(opts.reasoningEffort)) {
+    throw new FeatureNotSupportedError(
+      'claude',
+      `reasoningEffort="${opts.reasoningEffort}"`,
+      `claude --effort accepts ${claudeEfforts.join(', ')}; use "low" for the least thinking.`,
+    );
+  }
+  if (permissionModeOf(opts) === 'bypassPermissions' && runsAsRoot() && !sandboxDeclared(opts)) {
+    throw new InvalidOptionsError([bypassAsRootMessage], 'claude');
+  }
+}
+
+function sessionArgs(session: SessionTarget): string[] {
+  switch (session.kind) {
+    case 'new':
+      return [];
+    case 'resume':
+      return [`--resume=${session.sessionId}`];
+    case 'continue':
+      return ['--continue'];
+    case 'fork':
+      return [`--resume=${session.sessionId}`, '--fork-session'];
+  }
+}
+
+export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Invocation> {
+  const { opts } = ctx;
+  const args = ['-p', '--output-format=stream-json', '--verbose'];
+  const env: Record<string, string> = {};
+  const value = (flag: string, v: string | number | undefined) => {
+    if (v !== undefined) args.push(`${flag}=${v}`);
+  };
+
+  value('--model', opts.model);
+  value('--effort', opts.reasoningEffort);
+  value('--permission-mode', permissionModeOf(opts));
+  args.push(...repeatedFlagJoined('--add-dir', opts.addDirs));
+  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
+  args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
+  args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
+  if (opts.settingSources) args.push(`--setting-sources=${opts.settingSources.join(',')}`);
+  value('--system-prompt', opts.systemPrompt);
+  value('--append-system-prompt', opts.appendSystemPrompt);
+  if (opts.agents) args.push(`--agents=${JSON.stringify(opts.agents)}`);
+  value('--max-budget-usd', opts.maxBudgetUsd);
+  if (opts.claudeBare) args.push('--bare');
+  if (opts.claudeNoSessionPersistence) args.push('--no-session-persistence');
+  if (ctx.outputJsonSchema) args.push(`--json-schema=${JSON.stringify(ctx.outputJsonSchema)}`);
+  if (opts.streamPartialMessages) args.push('--include-partial-messages');
+  value('--max-turns', opts.maxTurns);
+  value('--session-id', opts.sessionId);
+  args.push(...sessionArgs(ctx.session));
+
+  if (opts.isolation === 'strict') {
+    // A config dir of the coder's own: parallel coders do not race on one .claude.json, user
+    // settings and MCP servers stay out, and resume finds the transcripts again.
+    env.CLAUDE_CONFIG_DIR = await ctx.coderStateDir();
+    args.push('--strict-mcp-config');
+  }
+
+  return { args, env, stdin: ctx.prompt };
+}

@@ -1,0 +1,46 @@
+// What Claude Code supports, as data (checked on 2.1.332; flags also present in 2.1.197).
+// Anything not listed fails fast with FeatureNotSupportedError.
+import type { CapabilityTable, FeatureSupport } from '../../core/adapter.js';
+import type { FeatureName } from '../../options.js';
+
+const native = (how: string): FeatureSupport => ({ level: 'native', how });
+
+export const claudeCapabilities: CapabilityTable = {
+  model: native('--model'),
+  reasoningEffort: native('--effort (low, medium, high, xhigh, max; only effort-capable models change)'),
+  workingDirectory: native('process cwd'),
+  addDirs: native('--add-dir'),
+  allowedTools: native('--allowed-tools'),
+  'permissionPolicy.mode=plan': native('--permission-mode plan'),
+  'permissionPolicy.mode=bypass': native('--permission-mode bypassPermissions (as root: needs IS_SANDBOX=1)'),
+  'permissionPolicy.allow': native('--allowed-tools'),
+  'permissionPolicy.deny': native('--disallowed-tools'),
+  sessionId: native('--session-id (a UUID)'),
+  systemPrompt: native('--system-prompt'),
+  appendSystemPrompt: native('--append-system-prompt'),
+  permissionMode: native('--permission-mode'),
+  settingSources: native('--setting-sources'),
+  isolation: native("strict: CLAUDE_CONFIG_DIR = a private dir per coder, plus --strict-mcp-config"),
+  agents: native('--agents <json>'),
+  maxBudgetUsd: native('--max-budget-usd'),
+  claudeBare: native('--bare'),
+  claudeNoSessionPersistence: native('--no-session-persistence'),
+  outputSchema: native('--json-schema (the CLI adds a StructuredOutput tool)'),
+  strictSchema: native('--json-schema'),
+  streamPartialMessages: native('--include-partial-messages'),
+  maxTurns: native('--max-turns'),
+};
+
+export const claudeInsteadHints: Partial<Record<FeatureName, string>> = {
+  codexReasoningEffort: 'Use reasoningEffort (Claude: --effort).',
+  codexSandbox: 'Use permissionPolicy.mode ("plan" is read-only) or permissionMode.',
+  codexDangerouslyBypassApprovalsAndSandbox: 'Use permissionPolicy.mode = "bypass".',
+  codexEphemeral: 'Use claudeNoSessionPersistence.',
+  codexIgnoreUserConfig: 'Use isolation: "strict" or settingSources.',
+  copilotMode: 'Use permissionPolicy.mode or permissionMode.',
+  copilotAvailableTools: 'Use permissionPolicy.allow / allowedTools.',
+  copilotExcludedTools: 'Use permissionPolicy.deny.',
+  copilotAgent: 'Define agents with the agents option.',
+  piNoSession: 'Use claudeNoSessionPersistence.',
+  piNoContextFiles: 'Use claudeBare (skips CLAUDE.md discovery).',
+};

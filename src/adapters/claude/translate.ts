@@ -1,0 +1,272 @@
+// Claude Code `--output-format stream-json` records → the unified event stream.
+// Pure and deterministic: the same records give the same events (state lives per run only).
+import { classifyApiError, errorCodeForHttpStatus, errorCodeForMessage } from '../../core/api-errors.js';
+import type { TranslatedEvent, Usage } from '../../events.js';
+import type { ErrorCode } from '../../errors.js';
+import type { Translator, TranslatorContext } from '../../core/adapter.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/** What the synthetic `assistant` line of a failed API call says the error is (its `error` field). */
+const syntheticErrorCodes: Record<string, ErrorCode> = {
+  authentication_failed: 'auth',
+  billing_error: 'auth',
+  rate_limit: 'rate_limit',
+  server_error: 'server',
+  max_output_tokens: 'context_too_large',
+};
+
+/** `result.subtype` values that are failures by name (others fail through `is_error`). */
+const resultSubtypeCodes: Record<string, ErrorCode> = {
+  error_max_turns: 'max_turns',
+  error_max_budget_usd: 'budget',
+  error_max_structured_output_retries: 'invalid_output',
+};
+
+/** System subtypes the CLI is known to print, with the progress kind each one is. */
+const systemKinds: Record<string, 'retry' | 'status' | 'warning' | 'other'> = {
+  api_retry: 'retry',
+  status: 'status',
+  thinking_tokens: 'status',
+  model_fallback: 'warning',
+  permission_denied: 'warning',
+  ui_invalidate: 'other',
+  commands_changed: 'other',
+  compact_boundary: 'other',
+  hook_response: 'other',
+};
+
+/** Anthropic usage → Usage. Input counts everything the model read, cached reads included. */
+export function usageFromAnthropic(usage: unknown, costUsd?: unknown): Usage {
+  const u = isObject(usage) ? usage : {};
+  const cached = num(u.cache_read_input_tokens);
+  const details = isObject(u.output_tokens_details) ? u.output_tokens_details : {};
+  const result: Usage = {
+    inputTokens: num(u.input_tokens) + num(u.cache_creation_input_tokens) + cached,
+    cachedInputTokens: cached,
+    outputTokens: num(u.output_tokens),
+    reasoningTokens: num(details.thinking_tokens),
+  };
+  if (typeof costUsd === 'number') result.costUsd = costUsd;
+  return result;
+}
+
+/** A tool result's content as the user wants it: plain text when it is only text blocks. */
+function toolOutput(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  const texts = content.map((block) => (isObject(block) && block.type === 'text' ? str(block.text) : undefined));
+  return texts.every((text) => text !== undefined) ? texts.join('') : content;
+}
+
+export function createClaudeTranslator(ctx: TranslatorContext): Translator {
+  const schemaWanted = ctx.opts.outputSchema !== undefined;
+  const toolNames = new Map<string, string>();
+  let syntheticError: { code: ErrorCode | undefined; message: string } | undefined;
+  let currentMessageId: string | undefined;
+  let deltasSinceMessageStart = false;
+  let resetPending = false;
+
+  function progress(raw: unknown, kind: 'retry' | 'status' | 'warning' | 'tool_output' | 'unknown' | 'other', subtype?: string, message?: string, extra?: Json): TranslatedEvent {
+    const event: TranslatedEvent = { type: 'progress', kind, raw };
+    if (subtype !== undefined) event.subtype = subtype;
+    if (message !== undefined) event.message = message;
+    if (extra !== undefined) event.extra = extra;
+    return event;
+  }
+
+  function system(record: Json): TranslatedEvent[] {
+    const subtype = str(record.subtype) ?? '';
+    if (subtype === 'init') {
+      const init: TranslatedEvent = {
+        type: 'init',
+        raw: record,
+        extra: {
+          mcpServers: record.mcp_servers,
+          permissionMode: record.permissionMode,
+          claudeCodeVersion: record.claude_code_version,
+          apiKeySource: record.apiKeySource,
+        },
+      };
+      if (str(record.session_id)) init.sessionId = str(record.session_id);
+      if (str(record.model)) init.model = str(record.model);
+      if (str(record.cwd)) init.cwd = str(record.cwd);
+      if (Array.isArray(record.tools)) init.tools = record.tools.filter((tool): tool is string => typeof tool === 'string');
+      return [init];
+    }
+    if (subtype === 'api_retry') {
+      const status = typeof record.error_status === 'number' ? record.error_status : undefined;
+      const message = `API request failed${status ? ` (${status})` : ''}: ${str(record.error) ?? 'unknown error'}; retry ${num(record.attempt)} of ${num(record.max_retries)} in ${num(record.retry_delay_ms)} ms`;
+      // Text streamed before the failure is discarded by the CLI: deltas start over.
+      if (deltasSinceMessageStart) resetPending = true;
+      const warning: TranslatedEvent = {
+        type: 'error',
+        code: classifyApiError(status, str(record.error), 'server'),
+        message,
+        fatal: false,
+        raw: record,
+      };
+      if (status !== undefined) warning.httpStatus = status;
+      return [progress(record, 'retry', 'system/api_retry', message), warning];
+    }
+    const kind = systemKinds[subtype];
+    return [progress(record, kind ?? 'unknown', `system/${subtype}`, str(record.status) ?? str(record.message))];
+  }
+
+  function assistant(record: Json): TranslatedEvent[] {
+    const message = isObject(record.message) ? record.message : {};
+    const id = str(message.id);
+    const content = Array.isArray(message.content) ? message.content : [];
+    // A failed API call shows up as a synthetic assistant line whose text is the error message.
+    if (record.error !== undefined || message.model === '<synthetic>') {
+      const text = content.map((block) => (isObject(block) ? str(block.text) ?? '' : '')).join('');
+      const errorKind = str(record.error);
+      syntheticError = { code: errorKind ? syntheticErrorCodes[errorKind] : undefined, message: text };
+      return [progress(record, 'warning', 'assistant/error', text, errorKind ? { error: errorKind } : undefined)];
+    }
+    const events: TranslatedEvent[] = [];
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'text') {
+        const event: TranslatedEvent = { type: 'message', role: 'assistant', text: str(block.text) ?? '', delta: false, raw: record };
+        if (id) event.id = id;
+        events.push(event);
+      } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+        const event: TranslatedEvent = { type: 'reasoning', text: str(block.thinking) ?? '', delta: false, raw: record };
+        if (id) event.id = id;
+        events.push(event);
+      } else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
+        const toolId = str(block.id) ?? '';
+        const name = str(block.name) ?? '';
+        toolNames.set(toolId, name);
+        events.push({ type: 'tool_use', id: toolId, name, input: block.input, raw: record });
+      } else {
+        events.push(progress(record, 'unknown', `assistant/${str(block.type) ?? 'block'}`));
+      }
+    }
+    return events.length ? events : [progress(record, 'other', 'assistant/empty')];
+  }
+
+  function user(record: Json): TranslatedEvent[] {
+    const message = isObject(record.message) ? record.message : {};
+    const content = Array.isArray(message.content) ? message.content : [];
+    const events: TranslatedEvent[] = [];
+    for (const block of content) {
+      if (!isObject(block) || block.type !== 'tool_result') continue;
+      const id = str(block.tool_use_id) ?? '';
+      const event: TranslatedEvent = { type: 'tool_result', id, output: toolOutput(block.content), isError: block.is_error === true, raw: record };
+      const name = toolNames.get(id);
+      if (name !== undefined) event.name = name;
+      events.push(event);
+    }
+    if (events.length) return events;
+    // Text the CLI itself adds to the conversation (e.g. the structured-output reminder).
+    const text = typeof message.content === 'string'
+      ? message.content
+      : content.map((block) => (isObject(block) ? str(block.text) ?? '' : '')).join('');
+    return [progress(record, 'other', record.isSynthetic ? 'user/synthetic' : 'user', text)];
+  }
+
+  function streamEvent(record: Json): TranslatedEvent[] {
+    const event = isObject(record.event) ? record.event : {};
+    const type = str(event.type) ?? 'unknown';
+    if (type === 'message_start') {
+      const message = isObject(event.message) ? event.message : {};
+      currentMessageId = str(message.id);
+      deltasSinceMessageStart = false;
+    }
+    if (type === 'content_block_delta' && isObject(event.delta)) {
+      const delta = event.delta;
+      const text = delta.type === 'text_delta' ? str(delta.text) : delta.type === 'thinking_delta' ? str(delta.thinking) : undefined;
+      if (text !== undefined) {
+        deltasSinceMessageStart = true;
+        const out: TranslatedEvent = delta.type === 'text_delta'
+          ? { type: 'message', role: 'assistant', text, delta: true, raw: record }
+          : { type: 'reasoning', text, delta: true, raw: record };
+        if (currentMessageId) out.id = currentMessageId;
+        if (resetPending && out.type === 'message') {
+          out.reset = true;
+          resetPending = false;
+        }
+        return [out];
+      }
+    }
+    const deltaType = isObject(event.delta) ? str(event.delta.type) : undefined;
+    return [progress(record, 'other', `stream_event/${type}${deltaType ? `:${deltaType}` : ''}`)];
+  }
+
+  function result(record: Json): TranslatedEvent[] {
+    const events: TranslatedEvent[] = [{ type: 'usage', usage: usageFromAnthropic(record.usage, record.total_cost_usd), raw: record }];
+    const subtype = str(record.subtype) ?? '';
+    const errors = Array.isArray(record.errors) ? record.errors.filter((e): e is string => typeof e === 'string') : [];
+    const answer = str(record.result);
+    const status = typeof record.api_error_status === 'number' ? record.api_error_status : undefined;
+    const failed = record.is_error === true || subtype.startsWith('error');
+
+    let failure: { code: ErrorCode; message: string } | undefined;
+    if (failed) {
+      const message = errors.join('; ') || answer || syntheticError?.message || `claude reported ${subtype || 'an error'}`;
+      failure = { code: failureCode(subtype, status, message), message };
+    } else if (schemaWanted && record.structured_output === undefined) {
+      failure = { code: 'invalid_output', message: 'The model answered without calling the StructuredOutput tool, so there is no structured output.' };
+    }
+    if (failure) {
+      const error: TranslatedEvent = { type: 'error', code: failure.code, message: failure.message, fatal: true, raw: record };
+      if (status !== undefined) error.httpStatus = status;
+      events.push(error);
+    }
+
+    const done: TranslatedEvent = {
+      type: 'done',
+      status: failure ? 'error' : 'success',
+      raw: record,
+      extra: {
+        subtype,
+        numTurns: record.num_turns,
+        durationMs: record.duration_ms,
+        durationApiMs: record.duration_api_ms,
+        stopReason: record.stop_reason,
+        terminalReason: record.terminal_reason,
+        permissionDenials: record.permission_denials,
+      },
+    };
+    if (!failed && answer !== undefined) done.text = answer;
+    if (str(record.session_id)) done.sessionId = str(record.session_id);
+    if (record.structured_output !== undefined) done.output = record.structured_output;
+    events.push(done);
+    return events;
+  }
+
+  /** The subtype names the limit that was hit; otherwise the API status, the CLI's own error kind, the text. */
+  function failureCode(subtype: string, status: number | undefined, message: string): ErrorCode {
+    const byName = resultSubtypeCodes[subtype];
+    if (byName) return byName;
+    if (/No conversation found/i.test(message)) return 'invalid_options';
+    return errorCodeForHttpStatus(status) ?? syntheticError?.code ?? errorCodeForMessage(message) ?? (subtype === 'success' ? 'server' : 'exit');
+  }
+
+  return {
+    translate(record: unknown): TranslatedEvent[] {
+      if (!isObject(record)) return [progress(record, 'unknown')];
+      switch (record.type) {
+        case 'system':
+          return system(record);
+        case 'assistant':
+          return assistant(record);
+        case 'user':
+          return user(record);
+        case 'stream_event':
+          return streamEvent(record);
+        case 'result':
+          return result(record);
+        case 'rate_limit_event':
+          return [progress(record, 'status', 'rate_limit_event')];
+        default:
+          return [progress(record, 'unknown', str(record.type))];
+      }
+    },
+  };
+}
