@@ -61,6 +61,8 @@ export interface Translator {
 export interface TranslatorContext {
   /** Options of the run, for translators whose output depends on them (e.g. partial messages). */
   opts: ResolvedOpts;
+  /** How this run relates to earlier ones (lets a translator notice a resume that started afresh). */
+  session?: SessionTarget;
 }
 
 export interface VersionRange {

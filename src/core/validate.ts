@@ -1,0 +1,54 @@
+// Options are checked at the edge, before anything spawns: shape (zod), then what this CLI supports.
+import type { z } from 'zod';
+import { FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
+import { requestedFeatures, type ResolvedOpts } from '../options.js';
+import type { AdapterSpec, SessionTarget } from './adapter.js';
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function suggestion(key: string, known: string[]): string {
+  const best = known
+    .map((name) => ({ name, score: distance(key, name) }))
+    .sort((a, b) => a.score - b.score)[0];
+  return best && best.score <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best.name}"?)` : '';
+}
+
+/** Parses one layer of options; unknown keys are named, with the closest known key when there is one. */
+export function parseOptions<S extends z.ZodObject>(schema: S, value: unknown, where: string): z.output<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const known = Object.keys(schema.shape);
+  const issues = parsed.error.issues.flatMap((issue) => {
+    const path = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => {
+        const full = path ? `${path}.${key}` : key;
+        return `unknown option "${full}" in ${where}${path ? '' : suggestion(key, known)}`;
+      });
+    }
+    return [`${path || '(options)'}: ${issue.message}`];
+  });
+  throw new InvalidOptionsError(issues);
+}
+
+/** Throws FeatureNotSupportedError for the first option this CLI cannot honour. */
+export function checkSupport(adapter: AdapterSpec, opts: ResolvedOpts, session: SessionTarget): void {
+  for (const feature of requestedFeatures(opts)) {
+    if (adapter.capabilities[feature]) continue;
+    const hint = adapter.insteadHints?.[feature] ?? `Remove "${feature}" for ${adapter.name}; adapters.md lists which CLIs support it.`;
+    throw new FeatureNotSupportedError(adapter.name, feature, hint);
+  }
+  adapter.validate?.(opts, session);
+}

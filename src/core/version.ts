@@ -1,0 +1,61 @@
+// `<bin> --version`, once per executable, checked against the adapter's range.
+import { execa } from 'execa';
+import { CliNotFoundError, CliVersionError, CoderError } from '../errors.js';
+import type { AdapterSpec } from './adapter.js';
+
+const probes = new Map<string, Promise<string | undefined>>();
+
+/** Compares dotted numeric versions (pre-release tags ignored). */
+export function compareVersions(a: string, b: string): number {
+  const parts = (version: string) => version.split(/[.-]/).slice(0, 3).map((part) => Number.parseInt(part, 10) || 0);
+  const [left, right] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i += 1) {
+    const diff = (left[i] ?? 0) - (right[i] ?? 0);
+    if (diff !== 0) return Math.sign(diff);
+  }
+  return 0;
+}
+
+export function versionRangeText(adapter: AdapterSpec): string {
+  return `${adapter.versions.min} – ${adapter.versions.testedMax} (tested)`;
+}
+
+async function probe(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string) {
+  const result = await execa(executable, ['--version'], { env, extendEnv: false, cwd, reject: false, timeout: 30_000, stdin: 'ignore' });
+  const code = (result as { code?: string }).code;
+  if (code === 'ENOENT' || code === 'EACCES') throw new CliNotFoundError(adapter.name, executable, adapter.installHint);
+  if (result.failed && result.exitCode === undefined) {
+    throw new CoderError('exit', `${adapter.name}: "${executable} --version" failed: ${result.shortMessage}`, { provider: adapter.name });
+  }
+  return adapter.parseVersion(`${String(result.stdout)}\n${String(result.stderr)}`);
+}
+
+/**
+ * Returns the version (undefined when it could not be read) and a warning when it is newer than tested.
+ * Throws CliNotFoundError or CliVersionError.
+ */
+export async function checkVersion(
+  adapter: AdapterSpec,
+  executable: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ version: string | undefined; warning?: string }> {
+  const key = `${adapter.name}\0${executable}\0${env.PATH ?? ''}`;
+  let pending = probes.get(key);
+  if (!pending) {
+    pending = probe(adapter, executable, env, cwd);
+    probes.set(key, pending);
+    pending.catch(() => probes.delete(key));
+  }
+  const version = await pending;
+  if (version === undefined) {
+    return { version, warning: `${adapter.name}: could not read the version from "${executable} --version"; supported: ${versionRangeText(adapter)}` };
+  }
+  if (compareVersions(version, adapter.versions.min) < 0) {
+    throw new CliVersionError(adapter.name, version, versionRangeText(adapter));
+  }
+  if (compareVersions(version, adapter.versions.testedMax) > 0) {
+    return { version, warning: `${adapter.name} ${version} is newer than the newest tested version ${adapter.versions.testedMax}; it may print records this SDK does not know yet.` };
+  }
+  return { version };
+}

@@ -1,0 +1,70 @@
+// coderline: one API over the coding-agent CLIs, driven as subprocesses.
+import type { AdapterSpec } from './core/adapter.js';
+import { createLimiter } from './core/pool.js';
+import { Coder, type Limiter, type OutputOf } from './core/session.js';
+import { parseOptions } from './core/validate.js';
+import type { ProviderName } from './events.js';
+import { oneShotOptsSchema, runOptsSchema, type OneShotOpts, type RunOpts, type SharedStartOpts } from './options.js';
+import { resolveAdapter, type CliRef } from './registry.js';
+import type { RunResult } from './result.js';
+
+function coderFor<P extends string>(cli: CliRef<P>, options: SharedStartOpts | undefined, limiter?: Limiter): Coder<P> {
+  return new Coder(resolveAdapter(cli), options, limiter);
+}
+
+async function runOnce<P extends string, O extends OneShotOpts>(cli: CliRef<P>, prompt: string, options: O | undefined, limiter?: Limiter) {
+  const adapter = resolveAdapter(cli);
+  const all = parseOptions(oneShotOptsSchema, options, `${adapter.name} run options`);
+  const runKeys = new Set(Object.keys(runOptsSchema.shape));
+  const startPart: Record<string, unknown> = {};
+  const runPart: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(all)) (runKeys.has(key) ? runPart : startPart)[key] = value;
+  const coder = new Coder(adapter, startPart as SharedStartOpts, limiter);
+  try {
+    return (await coder.start().run(prompt, runPart as RunOpts)) as RunResult<OutputOf<O>, P>;
+  } finally {
+    await coder.close();
+  }
+}
+
+/** Runs one prompt in a new session and resolves with the result (failed runs resolve too: check `status`). */
+export function run<O extends OneShotOpts>(cli: ProviderName, prompt: string, options?: O): Promise<RunResult<OutputOf<O>, ProviderName>>;
+export function run<P extends string, O extends OneShotOpts>(cli: AdapterSpec<P>, prompt: string, options?: O): Promise<RunResult<OutputOf<O>, P>>;
+export function run<P extends string, O extends OneShotOpts>(cli: CliRef<P>, prompt: string, options?: O): Promise<RunResult<OutputOf<O>, P>> {
+  return runOnce(cli, prompt, options);
+}
+
+/** A coder: shared defaults for the sessions it starts, resumes and forks. */
+export function createCoder(cli: ProviderName, options?: SharedStartOpts): Coder<ProviderName>;
+export function createCoder<P extends string>(cli: AdapterSpec<P>, options?: SharedStartOpts): Coder<P>;
+export function createCoder<P extends string>(cli: CliRef<P>, options?: SharedStartOpts): Coder<P> {
+  return coderFor(cli, options);
+}
+
+export interface Pool {
+  run<O extends OneShotOpts>(cli: ProviderName | AdapterSpec<string>, prompt: string, options?: O): Promise<RunResult<OutputOf<O>, string>>;
+  createCoder(cli: ProviderName | AdapterSpec<string>, options?: SharedStartOpts): Coder<string>;
+  /** Runs executing now. */
+  activeCount(): number;
+  /** Runs waiting for a free slot. */
+  pendingCount(): number;
+}
+
+/** At most `concurrency` runs at once across everything started through the pool. */
+export function createPool(concurrency: number): Pool {
+  const { limiter, activeCount, pendingCount } = createLimiter(concurrency);
+  return {
+    run: (cli, prompt, options) => runOnce(cli, prompt, options, limiter),
+    createCoder: (cli, options) => coderFor(cli, options, limiter),
+    activeCount,
+    pendingCount,
+  };
+}
+
+export { Coder, Session, type RunStream, type OutputOf } from './core/session.js';
+export type { AdapterSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionTarget, Translator, TranslatorContext } from './core/adapter.js';
+export * from './errors.js';
+export type * from './events.js';
+export type { RunResult, RunStatus } from './result.js';
+export { featureNames, oneShotOptsSchema, runOptsSchema, sharedStartOptsSchema } from './options.js';
+export type { FeatureName, OneShotOpts, OutputSchema, ReasoningEffort, RunOpts, SharedStartOpts } from './options.js';
