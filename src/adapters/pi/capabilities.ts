@@ -1,0 +1,42 @@
+// What pi can be told, as data. A feature missing here fails fast with FeatureNotSupportedError
+// (the core checks); `how` is what adapters.md shows. Verified on pi 1.6.0
+// (@earendil-works/pi-coding-agent); flags marked "1.x" are unknown to 0.73 (pi exits 1).
+import type { CapabilityTable } from '../../core/adapter.js';
+import type { FeatureName } from '../../options.js';
+
+/** pi's read-only built-in tools: what plan mode allows. */
+export const PI_READ_ONLY_TOOLS = ['read', 'grep', 'find', 'ls'] as const;
+
+export const piCapabilities: CapabilityTable = {
+  model: { level: 'native', how: '--model <pattern> (provider/id and :<thinking> shorthand accepted)' },
+  reasoningEffort: { level: 'native', how: '--thinking <off|minimal|low|medium|high|xhigh|max> (none → off; max is 1.x)' },
+  workingDirectory: { level: 'native', how: 'process cwd' },
+  allowedTools: { level: 'best-effort', how: '--tools <a,b> allowlist (tools not listed are not offered at all)' },
+  'permissionPolicy.allow': { level: 'best-effort', how: '--tools <a,b> allowlist (merged with allowedTools)' },
+  'permissionPolicy.deny': { level: 'native', how: '--exclude-tools <a,b> (1.x)' },
+  'permissionPolicy.mode=plan': { level: 'native', how: `--tools ${PI_READ_ONLY_TOOLS.join(',')}` },
+  'permissionPolicy.mode=bypass': { level: 'best-effort', how: 'no flag: pi never asks for permission' },
+  sessionId: { level: 'native', how: '--session-id <id> for a new session or a fork (1.x)' },
+  systemPrompt: { level: 'native', how: '--system-prompt <text> (an existing file path is read as the prompt)' },
+  appendSystemPrompt: { level: 'native', how: '--append-system-prompt <text> (an existing file path is read)' },
+  piProvider: { level: 'native', how: '--provider <name>' },
+  piModels: { level: 'native', how: '--models <a,b> (model cycling only)' },
+  piNoSession: { level: 'native', how: '--no-session (the session cannot be resumed)' },
+  piSessionDir: { level: 'native', how: '--session-dir <dir> (storage and lookup for resume/continue/fork)' },
+  piNoContextFiles: { level: 'native', how: '--no-context-files (no AGENTS.md / CLAUDE.md)' },
+  piNoExtensions: { level: 'native', how: '--no-extensions' },
+  piNoSkills: { level: 'native', how: '--no-skills' },
+  piNoPromptTemplates: { level: 'native', how: '--no-prompt-templates' },
+  outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
+  streamPartialMessages: { level: 'native', how: 'message_update text/thinking deltas (pi always streams; dropped unless asked)' },
+};
+
+/** What to use instead, shown in FeatureNotSupportedError. */
+export const piInsteadHints: Partial<Record<FeatureName, string>> = {
+  addDirs: 'pi works in its working directory only; run it in a common parent directory instead.',
+  maxTurns: 'pi has no turn limit; bound the run with stallTimeoutMs or an AbortSignal.',
+  strictSchema: 'pi has no native structured output; drop strictSchema to get prompt-based output with SDK-side validation.',
+  maxBudgetUsd: 'pi has no budget flag; watch RunResult.usage.costUsd (priced from models.json) instead.',
+  isolation: 'Point PI_CODING_AGENT_DIR (extraEnv) at a directory of your own to isolate pi\'s config and sessions.',
+  permissionMode: 'permissionMode is Claude-only; use permissionPolicy (pi: --tools / --exclude-tools).',
+};

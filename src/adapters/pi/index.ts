@@ -1,0 +1,41 @@
+// The pi coding agent (`pi`, packages @earendil-works/pi-coding-agent ≥ 1.0 on Node ≥ 22.19 and
+// @mariozechner/pi-coding-agent 0.73+), driven as `pi --mode json --print` with the prompt on stdin.
+import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
+import type { ErrorCode } from '../../errors.js';
+import { buildPiInvocation } from './argv.js';
+import { piCapabilities, piInsteadHints } from './capabilities.js';
+import { createPiTranslator } from './translate.js';
+
+/** Failed exits whose stderr says why. pi exits 1 on these before any JSON line. */
+export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
+  const stderr = exit.stderrTail;
+  const unknownOption = /Unknown option:?\s*(\S+)/i.exec(stderr);
+  if (unknownOption) {
+    return {
+      code: 'version_unsupported',
+      message: `this pi does not know ${unknownOption[1]} (it is a pi 1.x flag); upgrade to @earendil-works/pi-coding-agent`,
+    };
+  }
+  if (/No API key found/i.test(stderr)) return { code: 'auth', message: 'pi has no API key for the selected model' };
+  // pi 1.x on Node < 22.19 dies while loading: `node:module` lacks `enableCompileCache`.
+  if (/enableCompileCache|does not provide an export named|requires Node/i.test(stderr)) {
+    return { code: 'version_unsupported', message: 'pi 1.x needs Node >= 22.19: put a Node 22 first on PATH (extraEnv.PATH)' };
+  }
+  return undefined;
+}
+
+export const piAdapter: AdapterSpec<'pi'> = {
+  name: 'pi',
+  binary: 'pi',
+  installHint:
+    'Install it with `npm install -g @earendil-works/pi-coding-agent` (needs Node >= 22.19; on Node 20 use @mariozechner/pi-coding-agent@0.73), or pass executablePath.',
+  versions: { min: '0.73.0', testedMax: '1.6.0' },
+  parseVersion: (output) => /(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
+  capabilities: piCapabilities,
+  insteadHints: piInsteadHints,
+  usageIsCumulative: false,
+  canFork: true,
+  buildInvocation: buildPiInvocation,
+  explainExit: explainPiExit,
+  createTranslator: createPiTranslator,
+};

@@ -1,0 +1,257 @@
+// pi `--mode json` records → CoderStreamEvents. Pure and deterministic: per-run state only.
+//
+// What pi does that shapes this file (measured on 0.73.1 and 1.6.0):
+// - It exits 0 when the model call failed: the run's outcome is the last assistant `message_end`
+//   (`stopReason` error/aborted + `errorMessage`), reported here as a fatal error with the done.
+// - `agent_end` is not final while pi retries: since 0.75.4 it says so (`willRetry`); older pi
+//   emits `auto_retry_start` after it, so a retryable failure waits for the retry's outcome.
+// - `message_update` carries deltas (the message snapshots in pre-1.x records are unreliable, so
+//   they are ignored); `message_end` is authoritative.
+// - The user's prompt, the system prompt (1.x) and tool results are messages too: never answer text.
+import type { TranslatedEvent, Usage } from '../../events.js';
+import type { Translator, TranslatorContext } from '../../core/adapter.js';
+import { classifyApiError } from '../../core/api-errors.js';
+import { isRecord, textOf, thinkingOf, type PiMessage, type PiRecord, type PiToolResult, type PiUsage } from './records.js';
+
+/** Failures pi 0.73–0.75.3 retries on its own (a subset of its pattern; used only without `willRetry`). */
+const RETRYABLE_BEFORE_WILL_RETRY =
+  /overloaded|rate.?limit|too many requests|(?<![0-9])(429|50[0234]|52[04])(?![0-9])|unavailable|server.?error|internal.?error|network|connection|other side closed|fetch failed|ECONN|ETIMEDOUT|socket|timed? ?out|terminated/i;
+
+const LIFECYCLE = new Set(['agent_start', 'turn_start', 'turn_end', 'agent_settled', 'compaction_start', 'compaction_end']);
+const RETRY_RECORDS = new Set(['summarization_retry_scheduled', 'summarization_retry_attempt_start', 'summarization_retry_finished']);
+const STATE_RECORDS = new Set(['queue_update', 'entry_appended', 'session_info_changed', 'thinking_level_changed']);
+
+export function piUsage(usage: PiUsage | undefined): Usage | undefined {
+  if (!usage) return undefined;
+  const cacheRead = usage.cacheRead ?? 0;
+  const result: Usage = {
+    // pi counts cache reads/writes apart from `input`; Usage.inputTokens is the whole prompt.
+    inputTokens: (usage.input ?? 0) + cacheRead + (usage.cacheWrite ?? 0),
+    cachedInputTokens: cacheRead,
+    outputTokens: usage.output ?? 0,
+    reasoningTokens: usage.reasoning ?? 0,
+  };
+  // pi prices usage from models.json; 0 means "no price known", not "free".
+  const cost = usage.cost?.total;
+  if (typeof cost === 'number' && cost > 0) result.costUsd = cost;
+  return result;
+}
+
+/** `401: {...}` (1.x) or `401 Invalid API key` (0.73): the HTTP status pi's provider saw. */
+export function httpStatusOf(errorMessage: string | undefined): number | undefined {
+  const match = /^(\d{3})(?![0-9])/.exec(errorMessage?.trim() ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+function toolOutput(result: PiToolResult | undefined): unknown {
+  if (!result) return undefined;
+  const blocks = result.content ?? [];
+  // Text is what the model saw; other blocks (images) are kept as they are.
+  return blocks.every((block) => block.type === 'text') ? textOf(blocks) : result;
+}
+
+interface Outcome {
+  failed: boolean;
+  message?: PiMessage;
+}
+
+export function createPiTranslator(ctx: TranslatorContext): Translator {
+  const streaming = ctx.opts.streamPartialMessages === true;
+  let sessionId: string | undefined;
+  let last: Outcome = { failed: false };
+  let lastAnswer: string | undefined;
+  let retryPending = false;
+  let done = false;
+  /** After a retry starts, the deltas streamed so far are void. */
+  let resetNext = false;
+
+  function withReset<E extends TranslatedEvent>(event: E): E {
+    if (event.type === 'message' && resetNext) {
+      resetNext = false;
+      return { ...event, reset: true };
+    }
+    return event;
+  }
+
+  function finish(raw: unknown): TranslatedEvent[] {
+    if (done) return [];
+    done = true;
+    retryPending = false;
+    const events: TranslatedEvent[] = [];
+    const message = last.message;
+    const stop = message?.stopReason;
+    if (last.failed && message) {
+      const errorMessage = message.errorMessage ?? `pi stopped with stopReason "${stop}"`;
+      const httpStatus = httpStatusOf(message.errorMessage);
+      events.push({
+        type: 'error',
+        code: stop === 'aborted' ? 'aborted' : classifyApiError(httpStatus, errorMessage, 'server'),
+        message: errorMessage,
+        fatal: true,
+        ...(httpStatus === undefined ? {} : { httpStatus }),
+        raw,
+      });
+    }
+    events.push({
+      type: 'done',
+      status: last.failed ? 'error' : 'success',
+      ...(lastAnswer === undefined ? {} : { text: lastAnswer }),
+      ...(sessionId === undefined ? {} : { sessionId }),
+      raw,
+    });
+    return events;
+  }
+
+  function assistantEnd(record: PiRecord, message: PiMessage): TranslatedEvent[] {
+    const events: TranslatedEvent[] = [];
+    for (const thinking of thinkingOf(message.content)) events.push({ type: 'reasoning', text: thinking, delta: false, raw: record });
+    const text = textOf(message.content);
+    if (text) events.push(withReset({ type: 'message', role: 'assistant', text, delta: false, raw: record }));
+    // The answer is the last assistant message's text (a final tool call or failure has none).
+    lastAnswer = text || undefined;
+    const usage = piUsage(message.usage);
+    if (usage) events.push({ type: 'usage', usage, raw: record });
+    const stop = message.stopReason;
+    last = { failed: stop === 'error' || stop === 'aborted', message };
+    if (stop === 'error') {
+      // Not fatal yet: pi may retry. The run's outcome is decided when pi ends the run.
+      const httpStatus = httpStatusOf(message.errorMessage);
+      events.push({
+        type: 'error',
+        code: classifyApiError(httpStatus, message.errorMessage, 'server'),
+        message: message.errorMessage ?? 'model call failed',
+        fatal: false,
+        ...(httpStatus === undefined ? {} : { httpStatus }),
+        raw: record,
+      });
+    } else if (stop === 'length') {
+      events.push({ type: 'progress', kind: 'warning', subtype: 'message_end/length', message: 'the answer was cut at the output token limit', raw: record });
+    }
+    return events;
+  }
+
+  function messageUpdate(record: PiRecord): TranslatedEvent[] {
+    const update = record.assistantMessageEvent;
+    const kind = update?.type;
+    if (kind === 'text_delta' || kind === 'thinking_delta') {
+      if (!streaming || typeof update?.delta !== 'string' || update.delta === '') return [];
+      return kind === 'text_delta'
+        ? [withReset({ type: 'message', role: 'assistant', text: update.delta, delta: true, raw: record })]
+        : [{ type: 'reasoning', text: update.delta, delta: true, raw: record }];
+    }
+    // Block boundaries and tool-call argument streaming: message_end and tool_execution_* say it all.
+    if (typeof kind === 'string' && /^(start|done|error|(text|thinking|toolcall)_(start|delta|end))$/.test(kind)) return [];
+    return [{ type: 'progress', kind: 'unknown', subtype: `message_update/${String(kind)}`, raw: record }];
+  }
+
+  function agentEnd(record: PiRecord): TranslatedEvent[] {
+    if (record.willRetry === true) {
+      retryPending = true;
+      return [{ type: 'progress', kind: 'retry', subtype: 'agent_end', message: 'pi will retry the failed model call', raw: record }];
+    }
+    if (record.willRetry === undefined && last.failed && RETRYABLE_BEFORE_WILL_RETRY.test(last.message?.errorMessage ?? '')) {
+      // pi < 0.75.4: an auto_retry_start may follow; its auto_retry_end (or the next agent_end) decides.
+      retryPending = true;
+      return [{ type: 'progress', kind: 'status', subtype: 'agent_end', message: 'waiting for a possible retry', raw: record }];
+    }
+    return finish(record);
+  }
+
+  function translateRecord(record: PiRecord): TranslatedEvent[] {
+    switch (record.type) {
+      case 'session':
+        sessionId = record.id;
+        return [
+          {
+            type: 'init',
+            ...(record.id === undefined ? {} : { sessionId: record.id }),
+            ...(record.cwd === undefined ? {} : { cwd: record.cwd }),
+            ...(record.parentSession === undefined ? {} : { extra: { parentSession: record.parentSession } }),
+            raw: record,
+          },
+        ];
+      case 'message_start':
+        return [];
+      case 'message_update':
+        return messageUpdate(record);
+      case 'message_end':
+        return record.message?.role === 'assistant' ? assistantEnd(record, record.message) : [];
+      case 'tool_execution_start':
+        return [{ type: 'tool_use', id: record.toolCallId ?? '', name: record.toolName ?? '', input: record.args ?? {}, raw: record }];
+      case 'tool_execution_update': {
+        const output = textOf(record.partialResult?.content);
+        return [
+          {
+            type: 'progress',
+            kind: 'tool_output',
+            subtype: 'tool_execution_update',
+            ...(output ? { message: output } : {}),
+            extra: { toolCallId: record.toolCallId, toolName: record.toolName },
+            raw: record,
+          },
+        ];
+      }
+      case 'tool_execution_end':
+        return [
+          {
+            type: 'tool_result',
+            id: record.toolCallId ?? '',
+            ...(record.toolName === undefined ? {} : { name: record.toolName }),
+            output: toolOutput(record.result),
+            isError: record.isError === true,
+            extra: { details: record.result?.details, durationMs: record.durationMs },
+            raw: record,
+          },
+        ];
+      case 'auto_retry_start':
+        retryPending = true;
+        resetNext = true;
+        return [
+          {
+            type: 'progress',
+            kind: 'retry',
+            subtype: 'auto_retry_start',
+            message: `retry ${record.attempt ?? '?'}/${record.maxAttempts ?? '?'} in ${record.delayMs ?? '?'} ms: ${record.errorMessage ?? ''}`.trim(),
+            extra: { attempt: record.attempt, maxAttempts: record.maxAttempts, delayMs: record.delayMs },
+            raw: record,
+          },
+        ];
+      case 'auto_retry_end': {
+        const events: TranslatedEvent[] = [
+          {
+            type: 'progress',
+            kind: 'retry',
+            subtype: 'auto_retry_end',
+            message: record.success ? 'the retry succeeded' : `retries exhausted: ${record.finalError ?? 'unknown error'}`,
+            extra: { attempt: record.attempt, success: record.success },
+            raw: record,
+          },
+        ];
+        // pi < 0.75.4 ends a failed retry series here, after its last agent_end.
+        if (record.success === false && retryPending && !done) events.push(...finish(record));
+        return events;
+      }
+      case 'agent_end':
+        return done ? [{ type: 'progress', kind: 'status', subtype: 'agent_end', raw: record }] : agentEnd(record);
+      default:
+        if (record.type === 'agent_settled' && !done) return finish(record);
+        if (typeof record.type === 'string' && LIFECYCLE.has(record.type)) {
+          return [{ type: 'progress', kind: 'status', subtype: record.type, raw: record }];
+        }
+        if (typeof record.type === 'string' && RETRY_RECORDS.has(record.type)) {
+          return [{ type: 'progress', kind: 'retry', subtype: record.type, raw: record }];
+        }
+        if (typeof record.type === 'string' && STATE_RECORDS.has(record.type)) {
+          return [{ type: 'progress', kind: 'other', subtype: record.type, raw: record }];
+        }
+        return [{ type: 'progress', kind: 'unknown', subtype: String(record.type ?? 'untyped'), raw: record }];
+    }
+  }
+
+  return {
+    translate(record: unknown): TranslatedEvent[] {
+      if (!isRecord(record)) return [{ type: 'progress', kind: 'unknown', subtype: 'not-an-object', raw: record }];
+      return translateRecord(record);
+    },
+  };
+}
