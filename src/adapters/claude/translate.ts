@@ -1,9 +1,10 @@
 // Claude Code `--output-format stream-json` records → the unified event stream.
 // Pure and deterministic: the same records give the same events (state lives per run only).
 import { classifyApiError, errorCodeForHttpStatus, errorCodeForMessage } from '../../core/api-errors.js';
-import type { TranslatedEvent, Usage } from '../../events.js';
+import type { TranslatedEvent } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
+import { runUsageFromResult } from './usage.js';
 
 type Json = Record<string, unknown>;
 
@@ -39,21 +40,6 @@ const systemKinds: Record<string, 'retry' | 'status' | 'warning' | 'other'> = {
   compact_boundary: 'other',
   hook_response: 'other',
 };
-
-/** Anthropic usage → Usage. Input counts everything the model read, cached reads included. */
-export function usageFromAnthropic(usage: unknown, costUsd?: unknown): Usage {
-  const u = isObject(usage) ? usage : {};
-  const cached = num(u.cache_read_input_tokens);
-  const details = isObject(u.output_tokens_details) ? u.output_tokens_details : {};
-  const result: Usage = {
-    inputTokens: num(u.input_tokens) + num(u.cache_creation_input_tokens) + cached,
-    cachedInputTokens: cached,
-    outputTokens: num(u.output_tokens),
-    reasoningTokens: num(details.thinking_tokens),
-  };
-  if (typeof costUsd === 'number') result.costUsd = costUsd;
-  return result;
-}
 
 /** A tool result's content as the user wants it: plain text when it is only text blocks. */
 function toolOutput(content: unknown): unknown {
@@ -199,7 +185,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
   }
 
   function result(record: Json): TranslatedEvent[] {
-    const events: TranslatedEvent[] = [{ type: 'usage', usage: usageFromAnthropic(record.usage, record.total_cost_usd), raw: record }];
+    const events: TranslatedEvent[] = [{ type: 'usage', usage: runUsageFromResult(record), raw: record }];
     const subtype = str(record.subtype) ?? '';
     const errors = Array.isArray(record.errors) ? record.errors.filter((e): e is string => typeof e === 'string') : [];
     const answer = str(record.result);

@@ -1,0 +1,179 @@
+// Records fixtures/claude/<version>/<scenario>.jsonl: the stdout of the real `claude` binary, run with
+// the adapter's own argv against the fake Anthropic server. Next to each: <scenario>.meta.json with the
+// options, exit code and stderr, so replay tests translate with the same options.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { buildClaudeInvocation } from '../../src/adapters/claude/argv.js';
+import type { SessionTarget } from '../../src/core/adapter.js';
+import { buildEnv } from '../../src/core/env.js';
+import type { ResolvedOpts } from '../../src/options.js';
+import { createFakeClaudeSandbox, installedClaudeBinary, startFakeAnthropic, type FakeClaudeSandbox } from '../../src/testing/anthropic.js';
+import type { Script } from '../../src/testing/script.js';
+
+const answerSchema = {
+  type: 'object',
+  properties: { answer: { type: 'string' }, confidence: { type: 'number' } },
+  required: ['answer', 'confidence'],
+  additionalProperties: false,
+};
+
+interface Scenario {
+  name: string;
+  script: Script;
+  prompt?: string;
+  opts?: ResolvedOpts;
+  session?: SessionTarget;
+  maxRetries?: number;
+  apiTimeoutMs?: number;
+}
+
+const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'run a command' } });
+
+/** Scenarios that need no earlier run. */
+const scenarios: Scenario[] = [
+  { name: 'text', script: [{ text: 'Hello from the fake model.' }] },
+  { name: 'prompt_dashes', prompt: '--version is what I typed', script: [{ text: 'You typed a flag-like prompt.' }] },
+  { name: 'thinking', script: [{ thinking: 'The user wants a greeting.', text: 'Hi there!' }] },
+  {
+    name: 'tool_bash',
+    opts: { permissionPolicy: { allow: ['Bash'] } },
+    script: [{ text: 'Running it.', toolCalls: [bash('echo coderline-tool-ran')] }, { text: 'The command printed coderline-tool-ran.' }],
+  },
+  {
+    name: 'tool_denied',
+    opts: { permissionPolicy: { deny: ['Bash'] } },
+    script: [{ toolCalls: [bash('touch denied.txt')] }, { text: 'I could not run Bash.' }],
+  },
+  {
+    name: 'plan_mode',
+    opts: { permissionPolicy: { mode: 'plan' } },
+    script: [{ toolCalls: [bash('touch planned.txt')] }, { text: 'Here is my plan instead.' }],
+  },
+  { name: 'partial', opts: { streamPartialMessages: true }, script: [{ thinking: 'Short thought.', text: 'Streaming words one by one.' }] },
+  {
+    name: 'partial_tool',
+    opts: { streamPartialMessages: true, permissionPolicy: { allow: ['Bash'] } },
+    script: [{ text: 'Let me check.', toolCalls: [bash('echo partial')] }, { text: 'Done checking.' }],
+  },
+  {
+    name: 'json_schema',
+    opts: { outputSchema: answerSchema },
+    script: [{ toolCalls: [{ name: 'StructuredOutput', input: { answer: 'forty-two', confidence: 0.9 } }] }, { text: 'Submitted.' }],
+  },
+  { name: 'json_schema_text_only', opts: { outputSchema: answerSchema }, script: [{ text: 'The answer is forty-two.' }] },
+  {
+    name: 'json_schema_invalid',
+    opts: { outputSchema: answerSchema },
+    script: [{ toolCalls: [{ name: 'StructuredOutput', input: { answer: 42 } }] }],
+  },
+  {
+    name: 'max_turns',
+    opts: { maxTurns: 1, permissionPolicy: { allow: ['Bash'] } },
+    script: [{ text: 'First a tool.', toolCalls: [bash('echo turn-one')] }, { text: 'never reached' }],
+  },
+  {
+    name: 'max_budget',
+    opts: { maxBudgetUsd: 0.0001, permissionPolicy: { allow: ['Bash'] } },
+    script: [{ text: 'Spending.', toolCalls: [bash('echo budget')], usage: { inputTokens: 100, outputTokens: 20 } }, { text: 'never reached' }],
+  },
+  { name: 'error_401', maxRetries: 1, script: [{ kind: 'error', status: 401, message: 'invalid x-api-key' }] },
+  { name: 'error_429', maxRetries: 0, script: [{ kind: 'error', status: 429, message: 'rate limited', retryAfterSeconds: 0 }] },
+  { name: 'error_500', maxRetries: 1, script: [{ kind: 'error', status: 500, message: 'fake internal error' }] },
+  {
+    name: 'error_context_too_large',
+    script: [{ kind: 'error', status: 400, message: 'prompt is too long: 250000 tokens > 200000 maximum' }],
+  },
+  { name: 'retry_then_ok', maxRetries: 2, script: [{ kind: 'error', status: 500 }, { text: 'Recovered.' }] },
+  { name: 'hang_before_headers', maxRetries: 0, apiTimeoutMs: 3000, script: [{ kind: 'hang', after: 'nothing' }] },
+  { name: 'bare', opts: { claudeBare: true }, script: [{ text: 'Bare hello.' }] },
+  { name: 'resume_unknown', session: { kind: 'resume', sessionId: '00000000-0000-4000-8000-000000000000' }, script: [{ text: 'unused' }] },
+];
+
+interface Recorded {
+  lines: string[];
+  exitCode: number | undefined;
+  sessionId: string | undefined;
+}
+
+async function runOnce(dir: string, sandbox: FakeClaudeSandbox, scenario: Scenario, envOverrides: Record<string, string>): Promise<Recorded> {
+  const opts: ResolvedOpts = { ...sandbox.opts, ...scenario.opts };
+  const outputJsonSchema = scenario.opts?.outputSchema as Record<string, unknown> | undefined;
+  const invocation = await buildClaudeInvocation({
+    prompt: scenario.prompt ?? 'Please answer.',
+    opts,
+    session: scenario.session ?? { kind: 'new' },
+    cwd: sandbox.workDir,
+    writeTempFile: () => Promise.reject(new Error('not used by the claude adapter')),
+    coderStateDir: () => Promise.resolve(sandbox.configDir),
+    outputJsonSchema,
+  });
+  const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: { ...opts.extraEnv, ...envOverrides }, unset: opts.unsetEnv });
+  const result = await execa(installedClaudeBinary(), invocation.args, {
+    input: invocation.stdin,
+    cwd: sandbox.workDir,
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
+  const lines = String(result.stdout).split('\n').filter((line) => line.trim() !== '');
+  await writeFile(join(dir, `${scenario.name}.jsonl`), lines.map((line) => `${line}\n`).join(''));
+  const meta = {
+    scenario: scenario.name,
+    args: invocation.args,
+    opts: scenario.opts ?? {},
+    session: scenario.session ?? { kind: 'new' },
+    exitCode: result.exitCode,
+    stderr: String(result.stderr).split('\n').slice(0, 5),
+  };
+  await writeFile(join(dir, `${scenario.name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
+  console.error(`  ${scenario.name}: exit ${result.exitCode}, ${lines.length} lines`);
+  const last = lines.length ? (JSON.parse(lines[lines.length - 1]!) as { session_id?: string }) : {};
+  return { lines, exitCode: result.exitCode, sessionId: last.session_id };
+}
+
+async function recordScenario(dir: string, scenario: Scenario): Promise<void> {
+  const server = await startFakeAnthropic(scenario.script);
+  const sandboxOptions: { maxRetries?: number; apiTimeoutMs?: number } = {};
+  if (scenario.maxRetries !== undefined) sandboxOptions.maxRetries = scenario.maxRetries;
+  if (scenario.apiTimeoutMs !== undefined) sandboxOptions.apiTimeoutMs = scenario.apiTimeoutMs;
+  const sandbox = await createFakeClaudeSandbox(server, sandboxOptions);
+  try {
+    await runOnce(dir, sandbox, scenario, {});
+  } finally {
+    await server.close();
+    await sandbox.cleanup();
+  }
+}
+
+/** first → resume (same id, earlier turns sent) → fork (new id, same history); one config dir and cwd. */
+async function recordSessions(dir: string): Promise<void> {
+  const server = await startFakeAnthropic([{ text: 'Remember: the word is apricot.' }, { text: 'The word was apricot.' }, { text: 'Forked: apricot.' }]);
+  const sandbox = await createFakeClaudeSandbox(server);
+  try {
+    const first = await runOnce(dir, sandbox, { name: 'session_first', script: [], prompt: 'Remember the word apricot.' }, {});
+    if (!first.sessionId) throw new Error('session_first printed no session id');
+    await runOnce(dir, sandbox, { name: 'session_resume', script: [], prompt: 'What was the word?', session: { kind: 'resume', sessionId: first.sessionId } }, {});
+    await runOnce(dir, sandbox, { name: 'session_fork', script: [], prompt: 'Fork and repeat it.', session: { kind: 'fork', sessionId: first.sessionId } }, {});
+  } finally {
+    await server.close();
+    await sandbox.cleanup();
+  }
+}
+
+export async function record(): Promise<void> {
+  const version = /(\d+\.\d+\.\d+)/.exec(String((await execa(installedClaudeBinary(), ['--version'])).stdout))?.[1];
+  if (!version) throw new Error('could not read the claude version');
+  const dir = join('fixtures', 'claude', version);
+  // RECORD_ONLY=a,b re-records some scenarios and keeps the others.
+  const only = process.env.RECORD_ONLY?.split(',');
+  if (!only) await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  console.error(`claude ${version} → ${dir}`);
+  for (const scenario of scenarios) {
+    if (only && !only.includes(scenario.name)) continue;
+    await recordScenario(dir, scenario);
+  }
+  if (!only || only.includes('session')) await recordSessions(dir);
+}
