@@ -1,0 +1,94 @@
+// Options → `copilot` command line. The prompt goes on stdin: with no `-p`, the CLI reads piped stdin
+// as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
+import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
+import { promptWithOutputSchema } from '../../core/schema-prompt.js';
+import { InvalidOptionsError } from '../../errors.js';
+import type { ResolvedOpts } from '../../options.js';
+
+/** Flags every run gets: JSONL on stdout, and no `ask_user` tool (nobody is there to answer). */
+export const baseArgs = ['--output-format', 'json', '--no-ask-user'] as const;
+
+/**
+ * The list flags (`--allow-tool [<tools>...]` and friends) are variadic: `--flag=value`, once per
+ * value, keeps each value bound to its flag whatever follows.
+ */
+function repeated(flag: string, values: readonly string[] | undefined): string[] {
+  return (values ?? []).map((value) => `${flag}=${value}`);
+}
+
+/** `--mode` from copilotMode or permissionPolicy.mode=plan (validated not to disagree). */
+function modeOf(opts: ResolvedOpts): string | undefined {
+  if (opts.copilotMode) return opts.copilotMode;
+  return opts.permissionPolicy?.mode === 'plan' ? 'plan' : undefined;
+}
+
+export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarget): void {
+  const issues: string[] = [];
+  const policyMode = opts.permissionPolicy?.mode;
+  if (opts.copilotMode && policyMode === 'plan' && opts.copilotMode !== 'plan') {
+    issues.push(`copilotMode "${opts.copilotMode}" contradicts permissionPolicy.mode "plan"`);
+  }
+  if (opts.sessionId && session.kind !== 'new') {
+    issues.push('sessionId names a new session; it cannot be combined with resume or continue');
+  }
+  if (issues.length) throw new InvalidOptionsError(issues, 'copilot');
+}
+
+function sessionArgs(session: SessionTarget, opts: ResolvedOpts): string[] {
+  switch (session.kind) {
+    case 'resume':
+      return [`--resume=${session.sessionId}`];
+    case 'continue':
+      return ['--continue'];
+    case 'fork':
+      // canFork is false: the core refuses fork() before building an invocation.
+      throw new InvalidOptionsError(['Copilot cannot fork a session'], 'copilot');
+    case 'new':
+      return opts.sessionId ? [`--session-id=${opts.sessionId}`] : [];
+  }
+}
+
+async function mcpConfigArg(ctx: InvocationContext): Promise<string[]> {
+  const config = ctx.opts.copilotAdditionalMcpConfig;
+  if (config === undefined) return [];
+  if (typeof config === 'string' && config.startsWith('@')) return ['--additional-mcp-config', config];
+  // A file keeps server secrets out of argv (and so out of `ps`).
+  const json = typeof config === 'string' ? config : JSON.stringify(config);
+  const file = await ctx.writeTempFile('copilot-mcp-config.json', json);
+  return ['--additional-mcp-config', `@${file}`];
+}
+
+export async function buildCopilotInvocation(ctx: InvocationContext): Promise<Invocation> {
+  const { opts } = ctx;
+  const args: string[] = [...baseArgs];
+
+  if (opts.model) args.push('--model', opts.model);
+  if (opts.reasoningEffort) args.push('--reasoning-effort', opts.reasoningEffort);
+  if (opts.workingDirectory) args.push('-C', ctx.cwd);
+  for (const dir of opts.addDirs ?? []) args.push('--add-dir', dir);
+
+  const mode = modeOf(opts);
+  if (mode) args.push('--mode', mode);
+  if (opts.permissionPolicy?.mode === 'bypass') args.push('--allow-all');
+  const allowed = [...new Set([...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])])];
+  args.push(...repeated('--allow-tool', allowed));
+  args.push(...repeated('--deny-tool', opts.permissionPolicy?.deny));
+
+  if (opts.copilotAgent) args.push('--agent', opts.copilotAgent);
+  args.push(...repeated('--allow-url', opts.copilotAllowUrls));
+  args.push(...repeated('--deny-url', opts.copilotDenyUrls));
+  args.push(...repeated('--available-tools', opts.copilotAvailableTools));
+  args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
+  args.push(...(await mcpConfigArg(ctx)));
+  args.push(...sessionArgs(ctx.session, opts));
+
+  // Never update the CLI in the middle of SDK runs; callers can override through extraEnv.
+  const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false' };
+  // Strict isolation: config, sessions and MCP servers live in a dir of this coder only.
+  if (opts.isolation === 'strict') env.COPILOT_HOME = await ctx.coderStateDir();
+
+  const stdin = opts.outputSchema && ctx.outputJsonSchema
+    ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema)
+    : ctx.prompt;
+  return { args, env, stdin };
+}

@@ -1,0 +1,38 @@
+// What the Copilot CLI can be told, as data. A feature missing here fails fast with
+// FeatureNotSupportedError (the core checks); `how` is what adapters.md shows.
+// Verified against GitHub Copilot CLI 1.0.102 through its bring-your-own-provider mode.
+import type { CapabilityTable } from '../../core/adapter.js';
+import type { FeatureName } from '../../options.js';
+
+export const copilotCapabilities: CapabilityTable = {
+  model: { level: 'native', how: '--model <id>' },
+  reasoningEffort: { level: 'native', how: '--reasoning-effort <none|minimal|low|medium|high|xhigh|max>' },
+  workingDirectory: { level: 'native', how: '-C <dir> plus the process cwd' },
+  addDirs: { level: 'native', how: '--add-dir <dir>, once per directory' },
+  allowedTools: { level: 'native', how: '--allow-tool=<rule>, once per rule (e.g. shell(git:*), write)' },
+  'permissionPolicy.allow': { level: 'native', how: '--allow-tool=<rule>, once per rule' },
+  'permissionPolicy.deny': { level: 'native', how: '--deny-tool=<rule>, once per rule (a denied call fails, the run goes on)' },
+  'permissionPolicy.mode=plan': { level: 'native', how: '--mode plan' },
+  'permissionPolicy.mode=bypass': { level: 'native', how: '--allow-all (tools, paths and URLs)' },
+  sessionId: { level: 'native', how: '--session-id <uuid> (resumes the session when it exists)' },
+  isolation: { level: 'native', how: "'strict': COPILOT_HOME = a private dir per coder (config, sessions, MCP config)" },
+  copilotMode: { level: 'native', how: '--mode <interactive|plan|autopilot>' },
+  copilotAgent: { level: 'native', how: '--agent <name> (an unknown agent exits 1)' },
+  copilotAllowUrls: { level: 'native', how: '--allow-url=<url>, once per URL' },
+  copilotDenyUrls: { level: 'native', how: '--deny-url=<url>, once per URL' },
+  copilotAvailableTools: { level: 'native', how: '--available-tools=<tool>, once per tool' },
+  copilotExcludedTools: { level: 'native', how: '--excluded-tools=<tool>, once per tool' },
+  copilotAdditionalMcpConfig: { level: 'native', how: '--additional-mcp-config @<temp file> (a string starting with @ is passed as is)' },
+  outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
+  streamPartialMessages: { level: 'native', how: 'assistant.message_delta / reasoning_delta records (the CLI always streams; dropped unless asked)' },
+};
+
+/** What to use instead, shown in FeatureNotSupportedError. */
+export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
+  strictSchema: 'Copilot has no native structured output; drop strictSchema to get prompt-based output with SDK-side validation.',
+  maxTurns: 'Copilot has no turn limit in prompt mode; use stallTimeoutMs or an AbortSignal to bound the run.',
+  systemPrompt: 'Copilot cannot replace its system prompt; put instructions in the prompt or in AGENTS.md / .github/copilot-instructions.md.',
+  appendSystemPrompt: 'Copilot has no flag for this; put instructions in the prompt or in AGENTS.md / .github/copilot-instructions.md.',
+  permissionMode: 'permissionMode is Claude-only; use permissionPolicy.mode or copilotMode.',
+  maxBudgetUsd: 'Copilot reports premium requests, not dollars; there is no budget flag.',
+};

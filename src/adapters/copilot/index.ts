@@ -1,0 +1,25 @@
+// GitHub Copilot CLI: `copilot --output-format json --no-ask-user …`, prompt on stdin.
+// Options → argv.ts; what is supported → capabilities.ts; JSONL records → translate.ts.
+import type { AdapterSpec } from '../../core/adapter.js';
+import { buildCopilotInvocation, validateCopilotOptions } from './argv.js';
+import { copilotCapabilities, copilotInsteadHints } from './capabilities.js';
+import { explainCopilotExit } from './exit.js';
+import { createCopilotTranslator } from './translate.js';
+
+export const copilotAdapter: AdapterSpec<'copilot'> = {
+  name: 'copilot',
+  binary: 'copilot',
+  installHint: 'Install it with `npm install -g @github/copilot` (or pass executablePath).',
+  versions: { min: '1.0.102', testedMax: '1.0.102' },
+  // `copilot --version` prints "GitHub Copilot CLI 1.0.102." (and, when outdated, an update notice).
+  parseVersion: (output) => /Copilot CLI\s+v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(output)?.[1] ?? /(\d+\.\d+\.\d+)/.exec(output)?.[1],
+  capabilities: copilotCapabilities,
+  insteadHints: copilotInsteadHints,
+  validate: validateCopilotOptions,
+  // The `result` record counts this process only; it has no token counts at all (see translate.ts).
+  usageIsCumulative: false,
+  canFork: false,
+  buildInvocation: buildCopilotInvocation,
+  explainExit: explainCopilotExit,
+  createTranslator: createCopilotTranslator,
+};
