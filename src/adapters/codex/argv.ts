@@ -1,0 +1,72 @@
+// Options → `codex exec --json … -` (the prompt always goes on stdin).
+import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
+import { repeatedFlag, repeatedFlagJoined } from '../../core/flags.js';
+import type { ResolvedOpts } from '../../options.js';
+
+type ConfigValue = string | number | boolean;
+
+/** `-c key=value`: the value is parsed as TOML, so strings are quoted (JSON escapes are valid TOML). */
+export function configFlag(key: string, value: ConfigValue): string[] {
+  return ['-c', `${key}=${typeof value === 'string' ? JSON.stringify(value) : String(value)}`];
+}
+
+function configFlags(entries: Record<string, ConfigValue | undefined>): string[] {
+  return Object.entries(entries).flatMap(([key, value]) => (value === undefined ? [] : configFlag(key, value)));
+}
+
+/** The sandbox flag: bypass beats everything, plan means read-only, and the default is workspace-write. */
+function sandboxFlags(opts: ResolvedOpts): string[] {
+  const bypass = opts.codexDangerouslyBypassApprovalsAndSandbox || opts.permissionPolicy?.mode === 'bypass';
+  if (bypass) return ['--dangerously-bypass-approvals-and-sandbox'];
+  if (opts.permissionPolicy?.mode === 'plan') return ['--sandbox', 'read-only'];
+  return ['--sandbox', opts.codexSandbox ?? 'workspace-write'];
+}
+
+/**
+ * What follows the exec flags. `exec resume` and `exec fork` lack `-C`/`--sandbox`/`--add-dir`,
+ * but clap accepts every exec flag before the subcommand, so all runs share one flag list.
+ */
+function sessionArgs(session: SessionTarget): string[] {
+  switch (session.kind) {
+    case 'new':
+      return ['-'];
+    case 'resume':
+      return ['resume', session.sessionId, '-'];
+    case 'continue':
+      // Picks the newest thread recorded for this cwd; the translator reports when it started a new one.
+      return ['resume', '--last', '-'];
+    case 'fork':
+      return ['fork', session.sessionId, '-'];
+  }
+}
+
+export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invocation> {
+  const { opts } = ctx;
+  const args = ['exec', '--json', '--skip-git-repo-check', '-C', ctx.cwd];
+  if (opts.model) args.push('-m', opts.model);
+  args.push(...sandboxFlags(opts));
+  args.push(...repeatedFlag('--add-dir', opts.addDirs));
+  if (opts.codexDisablePlugins) args.push('--disable', 'plugins');
+  if (opts.codexEphemeral) args.push('--ephemeral');
+  if (opts.codexIgnoreUserConfig) args.push('--ignore-user-config');
+  if (opts.codexIgnoreRules) args.push('--ignore-rules');
+
+  const systemPromptFile = opts.systemPrompt === undefined ? undefined : await ctx.writeTempFile('instructions.md', opts.systemPrompt);
+  args.push(
+    ...configFlags({
+      model_reasoning_effort: opts.reasoningEffort ?? opts.codexReasoningEffort,
+      'sandbox_workspace_write.network_access': opts.codexNetworkAccess,
+      web_search: opts.codexSearch,
+      model_instructions_file: systemPromptFile,
+      developer_instructions: opts.appendSystemPrompt,
+    }),
+  );
+  // The caller's own overrides come last so they win over the adapter's.
+  args.push(...configFlags(opts.codexConfig ?? {}));
+  args.push(...repeatedFlagJoined('--image', opts.codexImages));
+  if (opts.outputSchema !== undefined && ctx.outputJsonSchema) {
+    args.push('--output-schema', await ctx.writeTempFile('output-schema.json', JSON.stringify(ctx.outputJsonSchema)));
+  }
+  args.push(...sessionArgs(ctx.session));
+  return { args, stdin: ctx.prompt };
+}

@@ -1,0 +1,50 @@
+// What the Codex adapter does with each option, as data (verified on codex-cli 0.171.0).
+// An option missing here fails fast with FeatureNotSupportedError, with the hint below.
+import type { CapabilityTable } from '../../core/adapter.js';
+import type { FeatureName } from '../../options.js';
+
+export const codexCapabilities: CapabilityTable = {
+  model: { level: 'native', how: '-m <model>' },
+  reasoningEffort: { level: 'native', how: '-c model_reasoning_effort="<v>" (none, minimal, low, medium, high, xhigh)' },
+  codexReasoningEffort: { level: 'native', how: 'legacy alias of reasoningEffort: -c model_reasoning_effort="<v>"' },
+  workingDirectory: { level: 'native', how: '-C <dir> plus the process cwd' },
+  addDirs: { level: 'native', how: '--add-dir <dir>, once per directory' },
+  'permissionPolicy.mode=plan': { level: 'native', how: '--sandbox read-only' },
+  'permissionPolicy.mode=bypass': { level: 'native', how: '--dangerously-bypass-approvals-and-sandbox' },
+  codexSandbox: { level: 'native', how: '--sandbox <v> (default: workspace-write)' },
+  codexNetworkAccess: { level: 'native', how: '-c sandbox_workspace_write.network_access=<bool>' },
+  codexDisablePlugins: { level: 'native', how: '--disable plugins' },
+  // `exec --search` is refused by 0.171.0 (it is a top-level flag and even there it leaves web access off).
+  codexSearch: { level: 'native', how: '-c web_search="<disabled|cached|live>"' },
+  codexEphemeral: { level: 'native', how: '--ephemeral' },
+  codexIgnoreUserConfig: { level: 'native', how: '--ignore-user-config' },
+  codexIgnoreRules: { level: 'native', how: '--ignore-rules' },
+  codexDangerouslyBypassApprovalsAndSandbox: { level: 'native', how: '--dangerously-bypass-approvals-and-sandbox' },
+  // The first developer message of every request is the base prompt; this file replaces it.
+  systemPrompt: { level: 'native', how: '-c model_instructions_file="<tempfile>" (replaces the base instructions)' },
+  appendSystemPrompt: { level: 'native', how: '-c developer_instructions="<text>" (an extra developer message)' },
+  codexConfig: { level: 'native', how: '-c <key>=<value>, once per key (strings TOML-quoted)' },
+  // `--image FILE` takes several values and would swallow the `-` that reads the prompt from stdin.
+  codexImages: { level: 'native', how: '--image=<file>, once per image' },
+  // Codex sends the schema as a strict json_schema response format but does not check the answer;
+  // the core parses the final agent_message and validates it.
+  outputSchema: { level: 'native', how: '--output-schema <tempfile>; the SDK validates the final agent_message' },
+  strictSchema: { level: 'native', how: '--output-schema (sent to the model API as json_schema strict:true)' },
+  // `codex exec --json` prints whole items only: there are no deltas to stream.
+  streamPartialMessages: { level: 'best-effort', how: 'ignored: codex exec --json emits whole messages only' },
+};
+
+/**
+ * Why the absent options are absent, and what to do instead.
+ * maxTurns: `codex exec` runs exactly one turn per call and 0.171.0 has no key that limits model
+ * calls inside it (`-c model_turn_limit` is ignored with a warning), and the JSONL shows no model
+ * call boundaries the SDK could count. Rather than accept a limit nothing enforces, it fails fast.
+ */
+export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
+  maxTurns:
+    'codex exec runs one turn per call and has no limit on model calls within it (0.171.0 ignores -c model_turn_limit). Bound the run with `signal` or `stallTimeoutMs` instead.',
+  allowedTools: 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
+  'permissionPolicy.allow': 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
+  'permissionPolicy.deny': 'Codex has no per-tool deny list; use codexSandbox: "read-only" to forbid writes.',
+  sessionId: 'Codex picks the thread id itself; read RunResult.sessionId and resume with it.',
+};

@@ -1,0 +1,46 @@
+// The Codex CLI (`codex exec --json`) as an AdapterSpec.
+import type { AdapterSpec } from '../../core/adapter.js';
+import { CoderError } from '../../errors.js';
+import type { ResolvedOpts } from '../../options.js';
+import { buildCodexInvocation } from './argv.js';
+import { codexCapabilities, codexInsteadHints } from './capabilities.js';
+import { createCodexTranslator } from './translate.js';
+
+/** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
+const CODEX_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+
+function validateCodexOpts(opts: ResolvedOpts): void {
+  const effort = opts.reasoningEffort ?? opts.codexReasoningEffort;
+  if (effort !== undefined && !CODEX_EFFORTS.has(effort)) {
+    throw new CoderError('invalid_options', `codex: reasoningEffort "${effort}" is not a Codex level; use one of ${[...CODEX_EFFORTS].join(', ')}.`, { provider: 'codex' });
+  }
+  const plan = opts.permissionPolicy?.mode === 'plan';
+  if (plan && opts.codexSandbox !== undefined && opts.codexSandbox !== 'read-only') {
+    throw new CoderError('invalid_options', `codex: permissionPolicy.mode "plan" means --sandbox read-only, but codexSandbox is "${opts.codexSandbox}".`, { provider: 'codex' });
+  }
+  const bypass = opts.codexDangerouslyBypassApprovalsAndSandbox || opts.permissionPolicy?.mode === 'bypass';
+  if (bypass && (plan || opts.codexSandbox !== undefined)) {
+    throw new CoderError('invalid_options', 'codex: the bypass mode turns the sandbox off; drop codexSandbox / permissionPolicy.mode "plan" or the bypass.', { provider: 'codex' });
+  }
+}
+
+export const codexAdapter: AdapterSpec<'codex'> = {
+  name: 'codex',
+  binary: 'codex',
+  installHint: 'Install it with `npm i -g @openai/codex` (or pass executablePath).',
+  versions: { min: '0.171.0', testedMax: '0.171.0' },
+  parseVersion: (output) => /codex-cli\s+(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
+  capabilities: codexCapabilities,
+  insteadHints: codexInsteadHints,
+  validate: validateCodexOpts,
+  // turn.completed.usage is summed over the whole thread, across `exec resume` runs.
+  usageIsCumulative: true,
+  canFork: true,
+  buildInvocation: buildCodexInvocation,
+  explainExit: ({ stderrTail }) => {
+    // clap (exit 2) and config errors (exit 1) print nothing on stdout; stderr says which flag.
+    const line = stderrTail.split('\n').find((text) => /^error:|Error loading config|unknown variant|unexpected argument/i.test(text.trim()));
+    return line ? { code: 'invalid_options', message: line.trim() } : undefined;
+  },
+  createTranslator: createCodexTranslator,
+};

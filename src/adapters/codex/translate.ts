@@ -1,0 +1,198 @@
+// `codex exec --json` records → events. Pure and deterministic: state is per run, no clock, no I/O.
+import type { Translator, TranslatorContext } from '../../core/adapter.js';
+import { classifyApiError } from '../../core/api-errors.js';
+import type { ErrorCode } from '../../errors.js';
+import type { TranslatedEvent, Usage } from '../../events.js';
+
+type Rec = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Rec => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/** Item types that are tool calls: `item.started` → tool_use, `item.completed` → tool_result. */
+const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search']);
+
+/** "Reconnecting... 2/5 (…)" and "Reconnecting... waiting for network": the CLI retries on its own. */
+const RECONNECTING = /^Reconnecting\.\.\./;
+
+/** Codex replaces a 5xx body with this canned text (with a curly apostrophe). */
+const CANNED_OVERLOAD = /experiencing high demand/i;
+
+/** The HTTP status Codex quotes in its messages ("unexpected status 401 …", "last status: 429 …"). */
+function httpStatusIn(message: string): number | undefined {
+  const match = /status:?\s+(\d{3})\b/.exec(message);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A 400 error's message is the raw response body: take its error.message and error.code when it is JSON. */
+function bodyError(message: string): { message: string; code?: string } | undefined {
+  try {
+    const body: unknown = JSON.parse(message);
+    const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+    const text = str(error?.message);
+    if (!text) return undefined;
+    const code = str(error?.code) ?? str(error?.type);
+    return code ? { message: text, code } : { message: text };
+  } catch {
+    return undefined;
+  }
+}
+
+function classify(message: string): { code: ErrorCode; message: string; httpStatus?: number } {
+  const fromBody = bodyError(message);
+  const text = fromBody?.message ?? message;
+  const httpStatus = httpStatusIn(message);
+  const hint = `${text} ${fromBody?.code ?? ''}`;
+  const code = CANNED_OVERLOAD.test(text) ? 'server' : classifyApiError(httpStatus, hint, 'server');
+  return httpStatus === undefined ? { code, message: text } : { code, message: text, httpStatus };
+}
+
+/** Codex usage is cumulative over the thread (the core turns it into this run's share). */
+function usageFrom(value: unknown): Usage | undefined {
+  if (!isRecord(value)) return undefined;
+  return {
+    inputTokens: num(value.input_tokens),
+    cachedInputTokens: num(value.cached_input_tokens),
+    outputTokens: num(value.output_tokens),
+    reasoningTokens: num(value.reasoning_output_tokens),
+  };
+}
+
+function toolName(item: Rec): string {
+  if (item.type === 'mcp_tool_call') return `mcp__${str(item.server) ?? 'unknown'}__${str(item.tool) ?? 'unknown'}`;
+  return String(item.type);
+}
+
+function toolInput(item: Rec): unknown {
+  switch (item.type) {
+    case 'command_execution':
+      return { command: item.command };
+    case 'file_change':
+      return { changes: item.changes };
+    case 'mcp_tool_call':
+      return item.arguments;
+    default:
+      return { query: item.query, action: item.action };
+  }
+}
+
+function toolOutcome(item: Rec): { output: unknown; isError: boolean; extra?: Rec } {
+  const failed = item.status === 'failed';
+  switch (item.type) {
+    case 'command_execution': {
+      const exitCode = typeof item.exit_code === 'number' ? item.exit_code : undefined;
+      return { output: item.aggregated_output, isError: failed || (exitCode !== undefined && exitCode !== 0), extra: { exitCode } };
+    }
+    case 'mcp_tool_call':
+      return { output: item.error ?? item.result, isError: failed || isRecord(item.error) };
+    case 'file_change':
+      return { output: { changes: item.changes }, isError: failed };
+    default:
+      return { output: { query: item.query, action: item.action }, isError: failed };
+  }
+}
+
+export function createCodexTranslator(ctx: TranslatorContext): Translator {
+  let threadId: string | undefined;
+  let lastMessage: string | undefined;
+  const startedTools = new Set<string>();
+
+  function toolUse(item: Rec, raw: unknown): TranslatedEvent {
+    const id = String(item.id);
+    startedTools.add(id);
+    return { type: 'tool_use', id, name: toolName(item), input: toolInput(item), raw };
+  }
+
+  function itemStarted(item: Rec, raw: unknown): TranslatedEvent[] {
+    if (TOOL_ITEMS.has(String(item.type))) return [toolUse(item, raw)];
+    return [{ type: 'progress', kind: 'unknown', subtype: `item.started/${String(item.type)}`, raw }];
+  }
+
+  function itemCompleted(item: Rec, raw: unknown): TranslatedEvent[] {
+    const id = str(item.id);
+    const idField = id === undefined ? {} : { id };
+    switch (item.type) {
+      case 'agent_message': {
+        const text = str(item.text) ?? '';
+        lastMessage = text;
+        return [{ type: 'message', role: 'assistant', text, delta: false, ...idField, raw }];
+      }
+      case 'reasoning':
+        return [{ type: 'reasoning', text: str(item.text) ?? '', delta: false, ...idField, raw }];
+      case 'error':
+        // Warnings: unknown model metadata, ignored config keys, transport fallbacks.
+        return [{ type: 'progress', kind: 'warning', subtype: 'item/error', message: str(item.message) ?? '', raw }];
+      default:
+        break;
+    }
+    if (!TOOL_ITEMS.has(String(item.type))) {
+      return [{ type: 'progress', kind: 'unknown', subtype: `item.completed/${String(item.type)}`, raw }];
+    }
+    // A tool that finished without a start record still gets its tool_use first.
+    const events = id !== undefined && startedTools.has(id) ? [] : [toolUse(item, raw)];
+    const { output, isError, extra } = toolOutcome(item);
+    events.push({ type: 'tool_result', id: String(item.id), name: toolName(item), output, isError, raw, ...(extra ? { extra } : {}) });
+    return events;
+  }
+
+  function threadStarted(record: Rec): TranslatedEvent[] {
+    threadId = str(record.thread_id);
+    const init: TranslatedEvent = { type: 'init', raw: record, ...(threadId ? { sessionId: threadId } : {}) };
+    if (ctx.opts.model) init.model = ctx.opts.model;
+    const session = ctx.session;
+    if (session?.kind === 'resume' && threadId !== undefined && threadId !== session.sessionId) {
+      // `exec resume` does not fail for a thread it cannot find in this cwd: it starts a new one.
+      const message = `codex started a new thread ${threadId} instead of resuming ${session.sessionId} (threads are looked up per working directory)`;
+      return [init, { type: 'error', code: 'protocol', message, fatal: true, raw: record }];
+    }
+    return [init];
+  }
+
+  function failure(message: string, raw: unknown, fatal: boolean): TranslatedEvent {
+    const { code, message: text, httpStatus } = classify(message);
+    return { type: 'error', code, message: text, fatal, raw, ...(httpStatus === undefined ? {} : { httpStatus }) };
+  }
+
+  return {
+    translate(record: unknown): TranslatedEvent[] {
+      if (!isRecord(record)) return [{ type: 'progress', kind: 'unknown', raw: record }];
+      const item = isRecord(record.item) ? record.item : undefined;
+      switch (record.type) {
+        case 'thread.started':
+          return threadStarted(record);
+        case 'turn.started':
+          return [{ type: 'progress', kind: 'status', subtype: 'turn.started', raw: record }];
+        case 'item.started':
+          if (item) return itemStarted(item, record);
+          break;
+        case 'item.completed':
+          if (item) return itemCompleted(item, record);
+          break;
+        case 'turn.completed': {
+          const usage = usageFrom(record.usage);
+          const done: TranslatedEvent = { type: 'done', status: 'success', raw: record };
+          if (lastMessage !== undefined) done.text = lastMessage;
+          if (threadId !== undefined) done.sessionId = threadId;
+          return usage ? [{ type: 'usage', usage, raw: record }, done] : [done];
+        }
+        case 'turn.failed': {
+          const error = isRecord(record.error) ? record.error : {};
+          const done: TranslatedEvent = { type: 'done', status: 'error', raw: record };
+          if (threadId !== undefined) done.sessionId = threadId;
+          return [failure(str(error.message) ?? 'turn failed', record, true), done];
+        }
+        case 'error': {
+          const message = str(record.message) ?? '';
+          const retry = RECONNECTING.test(message);
+          if (retry) return [{ type: 'progress', kind: 'retry', subtype: 'error/reconnecting', message, raw: record }];
+          // The fatal report is the turn.failed that follows; this one is the same text, said first.
+          return [failure(message, record, false)];
+        }
+        default:
+          break;
+      }
+      return [{ type: 'progress', kind: 'unknown', subtype: str(record.type), raw: record }];
+    },
+  };
+}
