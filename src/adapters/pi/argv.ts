@@ -23,8 +23,9 @@ function sessionArgs(session: SessionTarget, sessionId: string | undefined): str
     case 'continue':
       return ['--continue'];
     case 'fork':
-      // pi copies the history into a new session; --session-id chooses the new id.
-      return ['--fork', session.sessionId, ...(sessionId ? ['--session-id', sessionId] : [])];
+      // pi copies the history into a new session; --session-id chooses the new id (a fork inherits
+      // its parent's options, so the parent's own id is not a choice).
+      return ['--fork', session.sessionId, ...(sessionId && sessionId !== session.sessionId ? ['--session-id', sessionId] : [])];
     case 'new':
       return sessionId ? ['--session-id', sessionId] : [];
   }

@@ -30,7 +30,8 @@ export const piAdapter: AdapterSpec<'pi'> = {
   installHint:
     'Install it with `npm install -g @earendil-works/pi-coding-agent` (needs Node >= 22.19; on Node 20 use @mariozechner/pi-coding-agent@0.73), or pass executablePath.',
   versions: { min: '0.73.0', testedMax: '1.6.0' },
-  parseVersion: (output) => /(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
+  // A line that is only the version: on a too-old Node the output is a stack trace naming Node's.
+  parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/m.exec(output)?.[1],
   capabilities: piCapabilities,
   insteadHints: piInsteadHints,
   usageIsCumulative: false,
