@@ -1,14 +1,11 @@
 // Process checks for tests: is anything of a run's process group still alive?
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** True while any process of the group led by `pgid` exists. */
+/** True while any process of the group led by `pgid` exists (zombies, which have exited, do not count). */
 export function isGroupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  const listing = spawnSync('ps', ['-o', 'stat=', '--pgid', String(pgid)], { encoding: 'utf8' }).stdout;
+  return listing.split('\n').some((state) => state.trim() !== '' && !state.trim().startsWith('Z'));
 }
 
 export function isProcessAlive(pid: number): boolean {

@@ -1,0 +1,292 @@
+import { existsSync, mkdtempSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  CliExitError,
+  CliNotFoundError,
+  CliVersionError,
+  createCoder,
+  createPool,
+  FeatureNotSupportedError,
+  InvalidOptionsError,
+  OutputValidationError,
+  run,
+  StallError,
+  type CoderStreamEvent,
+} from '../../src/index.js';
+import { done, fakeAdapter, script } from '../support/fake-adapter.js';
+import { isGroupAlive, isProcessAlive } from '../support/processes.js';
+
+const fake = fakeAdapter();
+const msg = (text: string, delta = false) => ({ out: { type: 'message', text, delta } });
+
+function argsOf(events: CoderStreamEvent<string>[] | undefined): string[] {
+  const record = events?.find((e) => e.type === 'progress' && e.subtype === 'args')?.raw as { args: string[] } | undefined;
+  return record?.args ?? [];
+}
+
+function grandchildOf(events: CoderStreamEvent<string>[] | undefined): number {
+  const record = events?.find((e) => e.type === 'progress' && e.subtype === 'grandchild')?.raw as { pid: number };
+  return record.pid;
+}
+
+describe('run() with a well-behaved CLI', () => {
+  it('streams events, returns the final answer and passes every raw line to onRawLine', async () => {
+    const raw: string[] = [];
+    const seen: string[] = [];
+    const result = await run(fake, 'hi', {
+      ...script([{ out: { type: 'init', sessionId: 's-1' } }, msg('thinking aloud'), 'not json at all', msg('the answer'), { out: { type: 'usage', usage: { inputTokens: 3, cachedInputTokens: 1, outputTokens: 2, reasoningTokens: 0 } } }, { out: { type: 'done' } }].map((s) => (typeof s === 'string' ? { out: s } : s))),
+      onRawLine: (line) => raw.push(line),
+      onEvent: (event) => seen.push(event.type),
+    });
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('the answer');
+    expect(result.sessionId).toBe('s-1');
+    expect(result.usage).toEqual({ inputTokens: 3, cachedInputTokens: 1, outputTokens: 2, reasoningTokens: 0 });
+    expect(result.exitCode).toBe(0);
+    expect(raw).toEqual([
+      '{"type":"init","sessionId":"s-1"}',
+      '{"type":"message","text":"thinking aloud","delta":false}',
+      'not json at all',
+      '{"type":"message","text":"the answer","delta":false}',
+      '{"type":"usage","usage":{"inputTokens":3,"cachedInputTokens":1,"outputTokens":2,"reasoningTokens":0}}',
+      '{"type":"done"}',
+    ]);
+    expect(seen).toEqual(['init', 'message', 'progress', 'message', 'usage', 'done']);
+  });
+
+  it('sends the prompt on stdin byte for byte, never in argv', async () => {
+    const prompt = '--help -p "quoted" $(whoami) ünïcödé 🌍\nsecond line';
+    const result = await run(fake, prompt, { ...script([{ echoStdin: 1 }, { echoArgs: 1 }, done()]), collectEvents: true });
+    const stdin = result.events?.find((e) => e.type === 'progress' && e.subtype === 'stdin')?.raw as { text: string };
+    expect(stdin.text).toBe(prompt);
+    expect(argsOf(result.events).join(' ')).not.toContain('--help');
+  });
+
+  it('keeps going after a line that is too long and a multi-byte character split across writes', async () => {
+    const smile = Buffer.from('{"type":"message","text":"ça 🌍"}\n');
+    const cut = smile.indexOf(0xf0) + 2;
+    const result = await run(fake, 'x', {
+      ...script([{ bigLine: 2 * 1024 * 1024 }, { rawHex: smile.subarray(0, cut).toString('hex') }, { sleep: 50 }, { rawHex: smile.subarray(cut).toString('hex') }, { out: { type: 'done' } }]),
+      maxLineBytes: 1024 * 1024,
+      collectEvents: true,
+    });
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('ça 🌍');
+    const oversized = result.events?.find((e) => e.type === 'error');
+    expect(oversized).toMatchObject({ type: 'error', code: 'protocol', fatal: false });
+    expect((oversized as { message: string }).message).toMatch(/bytes/);
+  });
+
+  it('passes a record type it does not know through as progress with its raw record', async () => {
+    const result = await run(fake, 'x', { ...script([{ out: { type: 'brand_new', x: 1 } }, done()]), collectEvents: true });
+    expect(result.events?.[0]).toMatchObject({ type: 'progress', kind: 'unknown', raw: { type: 'brand_new', x: 1 }, provider: 'fake' });
+  });
+
+  it('turns a translator exception into an error event instead of a crash', async () => {
+    const result = await run(fake, 'x', { ...script([{ out: { type: 'throw' } }, done()]), collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(result.events?.[0]).toMatchObject({ type: 'error', code: 'protocol', fatal: false });
+  });
+
+  it('builds the environment: deny-list out, adapter env in, extraEnv (empty kept), unsetEnv last', async () => {
+    process.env.CLAUDECODE = '1';
+    process.env.NODE_OPTIONS = '--inspect';
+    process.env.COD_TEST_UNSET = 'present';
+    try {
+      const result = await run(fake, 'x', {
+        ...script([{ echoEnv: ['CLAUDECODE', 'NODE_OPTIONS', 'FAKE_ADAPTER_ENV', 'EMPTY', 'COD_TEST_UNSET', 'PATH'] }, done()], { EMPTY: '' }),
+        unsetEnv: ['COD_TEST_UNSET'],
+        collectEvents: true,
+      });
+      const env = (result.events?.find((e) => e.type === 'progress' && e.subtype === 'env')?.raw as { env: Record<string, string | null> }).env;
+      expect(env).toMatchObject({ CLAUDECODE: null, NODE_OPTIONS: null, FAKE_ADAPTER_ENV: 'from-adapter', EMPTY: '', COD_TEST_UNSET: null });
+      expect(env.PATH).toBeTruthy();
+    } finally {
+      delete process.env.CLAUDECODE;
+      delete process.env.NODE_OPTIONS;
+      delete process.env.COD_TEST_UNSET;
+    }
+  });
+});
+
+describe('run() when things go wrong', () => {
+  it('a non-zero exit is an error with the stderr tail, even after a successful final record', async () => {
+    const result = await run(fake, 'x', script([{ err: 'first problem' }, { err: 'last words' }, done('looks fine'), { exit: 3 }]));
+    expect(result.status).toBe('error');
+    expect(result.error).toBeInstanceOf(CliExitError);
+    const error = result.error as CliExitError;
+    expect(error.exitCode).toBe(3);
+    expect(error.code).toBe('exit');
+    expect(error.stderrTail).toContain('last words');
+    expect(error.message).toContain('last words');
+  });
+
+  it('a typed fatal error gives its code to the exit error', async () => {
+    const result = await run(fake, 'x', script([{ out: { type: 'error', code: 'auth', message: 'bad key', fatal: true } }, { exit: 1 }]));
+    expect(result.error).toBeInstanceOf(CliExitError);
+    expect(result.error?.code).toBe('auth');
+  });
+
+  it('a CLI that exits 0 after a fatal error record has failed', async () => {
+    const result = await run(fake, 'x', script([{ out: { type: 'error', code: 'rate_limit', message: '429', fatal: true } }, done()]));
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('rate_limit');
+  });
+
+  it('death by a signal the SDK did not send is an error', async () => {
+    const result = await run(fake, 'x', script([done(), { kill: 'SIGKILL' }]));
+    expect(result.status).toBe('error');
+    expect(result.signal).toBe('SIGKILL');
+  });
+
+  it('exit 0 without a final record is a protocol error', async () => {
+    const result = await run(fake, 'x', script([msg('partial'), { exit: 0 }]));
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('protocol');
+    expect(result.text).toBe('partial');
+  });
+
+  it('a missing binary rejects with CliNotFoundError', async () => {
+    await expect(run(fake, 'x', { executablePath: '/nonexistent/agent-cli' })).rejects.toBeInstanceOf(CliNotFoundError);
+  });
+
+  it('checks the version: older fails, newer warns', async () => {
+    // A second path to the same script: versions are probed once per executable.
+    const old = join(mkdtempSync(join(tmpdir(), 'coderline-test-')), 'old-cli');
+    symlinkSync(fake.binary, old);
+    await expect(run(fake, 'x', { ...script([done()], { FAKE_CLI_VERSION: '0.9.0' }), executablePath: old })).rejects.toBeInstanceOf(CliVersionError);
+    const newer = fakeAdapter({ versions: { min: '1.0.0', testedMax: '1.1.0' } });
+    const result = await run(newer, 'x', { ...script([done()]), collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(result.events?.[0]).toMatchObject({ type: 'progress', kind: 'warning', subtype: 'version' });
+  });
+});
+
+describe('options are checked before anything spawns', () => {
+  const marker = () => join(mkdtempSync(join(tmpdir(), 'coderline-test-')), 'spawned');
+
+  it('rejects an unknown key by name, with a suggestion', async () => {
+    const file = marker();
+    const attempt = run(fake, 'x', { ...script([done()], { FAKE_CLI_MARKER: file }), modle: 'm' } as never);
+    await expect(attempt).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(attempt).rejects.toThrow(/unknown option "modle".*did you mean "model"/);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('rejects an option the CLI does not support with FeatureNotSupportedError', async () => {
+    const file = marker();
+    const attempt = run(fake, 'x', { ...script([done()], { FAKE_CLI_MARKER: file }), maxTurns: 3 });
+    await expect(attempt).rejects.toBeInstanceOf(FeatureNotSupportedError);
+    await expect(attempt).rejects.toMatchObject({ option: 'maxTurns', provider: 'fake', instead: 'The fake CLI has no turn limit.' });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('rejects a value of the wrong type', async () => {
+    await expect(run(fake, 'x', { stallTimeoutMs: -1 })).rejects.toThrow(/stallTimeoutMs/);
+  });
+});
+
+describe('stopping the process group', () => {
+  it('abort stops the CLI and its grandchild: cancelled, nothing left', async () => {
+    const controller = new AbortController();
+    let grandchild = 0;
+    const pending = run(fake, 'x', {
+      ...script([{ ignoreSignals: 1 }, { grandchild: {} }, { hang: 1 }]),
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'progress' && event.subtype === 'grandchild') {
+          grandchild = (event.raw as { pid: number }).pid;
+          controller.abort();
+        }
+      },
+    });
+    const result = await pending;
+    expect(result.status).toBe('cancelled');
+    expect(result.error?.code).toBe('aborted');
+    expect(grandchild).toBeGreaterThan(0);
+    expect(isProcessAlive(grandchild)).toBe(false);
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('an already aborted signal spawns nothing', async () => {
+    const result = await run(fake, 'x', { ...script([done()]), signal: AbortSignal.abort() });
+    expect(result.status).toBe('cancelled');
+    expect(result.pid).toBeUndefined();
+  });
+
+  it('stall: no output for stallTimeoutMs kills the group', async () => {
+    const started = Date.now();
+    const result = await run(fake, 'x', { ...script([msg('started'), { grandchild: {} }, { hang: 1 }]), stallTimeoutMs: 400, collectEvents: true });
+    expect(result.status).toBe('stalled');
+    expect(result.error).toBeInstanceOf(StallError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(isProcessAlive(grandchildOf(result.events))).toBe(false);
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('a CLI that lingers after its final record is killed after the grace period and the run succeeds', async () => {
+    const result = await run(fake, 'x', { ...script([msg('answer'), done(), { ignoreSignals: 1 }, { hang: 1 }]), terminalGraceMs: 200 });
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('final');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('a grandchild that keeps stdout open after the CLI exited does not hang the run', async () => {
+    const result = await run(fake, 'x', { ...script([{ grandchild: { holdStdout: true } }, done(), { exit: 0 }]), collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(isProcessAlive(grandchildOf(result.events))).toBe(false);
+  });
+});
+
+describe('temp files', () => {
+  const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+  const schemaFile = (events: CoderStreamEvent<string>[] | undefined) => {
+    const args = argsOf(events);
+    return args[args.indexOf('--schema') + 1]!;
+  };
+
+  it.each([
+    ['success', [{ echoArgs: 1 }, { out: { type: 'done', text: '{"ok":true}' } }], {}, 'success'],
+    ['failure', [{ echoArgs: 1 }, { exit: 2 }], {}, 'error'],
+    ['stall', [{ echoArgs: 1 }, { hang: 1 }], { stallTimeoutMs: 300 }, 'stalled'],
+  ])('are private while the run lives and gone after %s', async (_name, steps, extra, status) => {
+    let seenMode = 0;
+    const result = await run(fake, 'x', {
+      ...script(steps),
+      ...extra,
+      outputSchema: schema,
+      collectEvents: true,
+      onEvent: (event) => {
+        if (event.type === 'progress' && event.subtype === 'args') {
+          const args = (event.raw as { args: string[] }).args;
+          const file = args[args.indexOf('--schema') + 1]!;
+          expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(schema);
+          seenMode = statMode(file);
+        }
+      },
+    });
+    expect(result.status).toBe(status);
+    expect(seenMode).toBe(0o600);
+    expect(existsSync(schemaFile(result.events))).toBe(false);
+  });
+
+  it('are gone after abort', async () => {
+    const controller = new AbortController();
+    const result = await run(fake, 'x', {
+      ...script([{ echoArgs: 1 }, { hang: 1 }]),
+      outputSchema: schema,
+      signal: controller.signal,
+      collectEvents: true,
+      onEvent: (event) => event.type === 'progress' && event.subtype === 'args' && controller.abort(),
+    });
+    expect(result.status).toBe('cancelled');
+    expect(existsSync(schemaFile(result.events))).toBe(false);
+  });
+});
+
+function statMode(file: string): number {
+  return statSync(file).mode & 0o777;
+}

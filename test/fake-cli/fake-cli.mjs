@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// A scriptable stand-in for an agent CLI, used only by the core's tests (its output is made up and
+// claims to be no real CLI's). The script is a JSON array of steps in FAKE_CLI_SCRIPT.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+
+if (process.argv.includes('--version')) {
+  process.stdout.write(`fake-cli ${process.env.FAKE_CLI_VERSION ?? '1.2.0'}\n`);
+  process.exit(0);
+}
+if (process.env.FAKE_CLI_MARKER) writeFileSync(process.env.FAKE_CLI_MARKER, String(process.pid));
+
+const steps = JSON.parse(process.env.FAKE_CLI_SCRIPT ?? '[]');
+const write = (stream, data) => new Promise((resolve) => (stream.write(data) ? resolve() : stream.once('drain', resolve)));
+const line = (value) => `${typeof value === 'string' ? value : JSON.stringify(value)}\n`;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+for (const step of steps) {
+  if ('out' in step) await write(process.stdout, line(step.out));
+  else if ('err' in step) await write(process.stderr, line(step.err));
+  else if ('rawHex' in step) await write(process.stdout, Buffer.from(step.rawHex, 'hex'));
+  else if ('sleep' in step) await sleep(step.sleep);
+  else if ('echoStdin' in step) await write(process.stdout, line({ type: 'stdin', text: await readStdin() }));
+  else if ('echoArgs' in step) await write(process.stdout, line({ type: 'args', args: process.argv.slice(2) }));
+  else if ('echoEnv' in step) await write(process.stdout, line({ type: 'env', env: Object.fromEntries(step.echoEnv.map((name) => [name, process.env[name] ?? null])) }));
+  else if ('ignoreSignals' in step) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
+  else if ('grandchild' in step) {
+    // A long-lived grandchild in the same process group; with holdStdout it keeps our stdout open.
+    const child = spawn('sleep', ['1000'], { stdio: step.grandchild.holdStdout ? ['ignore', 'inherit', 'inherit'] : 'ignore' });
+    child.unref();
+    await write(process.stdout, line({ type: 'grandchild', pid: child.pid }));
+  } else if ('bigLine' in step) {
+    const chunk = 'x'.repeat(64 * 1024);
+    await write(process.stdout, '{"type":"big","pad":"');
+    for (let sent = 0; sent < step.bigLine; sent += chunk.length) await write(process.stdout, chunk);
+    await write(process.stdout, '"}\n');
+  } else if ('lines' in step) {
+    for (let i = 0; i < step.lines; i += 1) await write(process.stdout, line({ type: 'message', text: `line ${i}` }));
+  } else if ('hang' in step) {
+    setInterval(() => {}, 1 << 30);
+    await new Promise(() => {});
+  } else if ('kill' in step) {
+    process.kill(process.pid, step.kill);
+    await sleep(10_000);
+  } else if ('exit' in step) {
+    process.exit(step.exit);
+  }
+}
