@@ -1,0 +1,239 @@
+// The real `pi` (1.6.0, on the Node 22 of test/runtime/node22) through the public run() /
+// createCoder(), offline against the fake chat-completions server.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { piAdapter } from '../../src/adapters/pi/index.js';
+import { createCoder, run } from '../../src/index.js';
+import { startFakeChat, type FakeChatServer } from '../../src/testing/openai-chat.js';
+import { createPiEnv, type PiEnv, type PiRetrySettings } from '../../src/testing/pi-env.js';
+import type { RecordedRequest, Script } from '../../src/testing/script.js';
+import { isGroupAlive } from '../support/processes.js';
+
+interface Setup {
+  server: FakeChatServer;
+  env: PiEnv;
+  cwd: string;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(script: Script, retry?: PiRetrySettings): Promise<Setup> {
+  const server = await startFakeChat(script);
+  const env = await createPiEnv({ serverUrl: server.url, ...(retry ? { retry } : {}) });
+  const cwd = await mkdtemp(join(tmpdir(), 'coderline-pi-e2e-'));
+  cleanups.push(() => server.close(), () => env.cleanup(), () => rm(cwd, { recursive: true, force: true }));
+  return { server, env, cwd };
+}
+
+interface ChatBody {
+  messages: Array<{ role: string; content: unknown }>;
+  tools?: Array<{ function: { name: string } }>;
+  reasoning_effort?: string;
+}
+
+const body = (request: RecordedRequest | undefined) => request?.body as ChatBody;
+const toolNames = (request: RecordedRequest | undefined) => (body(request).tools ?? []).map((tool) => tool.function.name).sort();
+const contentText = (content: unknown) => (typeof content === 'string' ? content : JSON.stringify(content));
+const conversation = (request: RecordedRequest | undefined) => body(request).messages.map((message) => `${message.role}: ${contentText(message.content)}`).join('\n');
+
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('pi end to end (real binary, fake model)', () => {
+  it('streams text deltas, returns the answer, usage and session id; onRawLine sees every line', async () => {
+    const { server, env, cwd } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 21, outputTokens: 7 } }]);
+    const lines: string[] = [];
+    const result = await run(piAdapter, 'Say hello.', {
+      ...env.opts,
+      workingDirectory: cwd,
+      streamPartialMessages: true,
+      collectEvents: true,
+      onRawLine: (line) => lines.push(line),
+    });
+    expect(result).toMatchObject({ status: 'success', text: 'Hello from the fake model.', exitCode: 0, cliVersion: '1.6.0' });
+    expect(result.usage).toMatchObject({ inputTokens: 21, outputTokens: 7 });
+    const events = result.events ?? [];
+    const deltas = events.filter((event) => event.type === 'message' && event.delta);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((event) => (event.type === 'message' ? event.text : '')).join('')).toBe('Hello from the fake model.');
+
+    // The prompt travelled on stdin, whole.
+    expect(conversation(server.modelRequests[0])).toContain('user: [{"type":"text","text":"Say hello."}]');
+
+    // onRawLine: every stdout line, in order, from the session header to the last record.
+    const records = lines.filter((line) => line.trim()).map((line) => JSON.parse(line) as { type: string; id?: string });
+    expect(records[0]).toMatchObject({ type: 'session', id: result.sessionId });
+    expect(records.at(-1)?.type).toBe('agent_settled');
+    const rawOfEvents = events.filter((event) => event.type !== 'stderr' && event.raw !== null).map((event) => JSON.stringify(event.raw));
+    const lineSet = new Set(records.map((record) => JSON.stringify(record)));
+    for (const raw of rawOfEvents) expect(lineSet.has(raw)).toBe(true);
+  });
+
+  it('runs a bash tool call for real and reports its result', async () => {
+    const { env, cwd } = await setup([
+      { toolCalls: [{ name: 'bash', input: { command: 'echo made-by-pi > proof.txt && cat proof.txt' } }] },
+      { text: 'I wrote proof.txt.' },
+    ]);
+    const result = await run(piAdapter, 'Write a file.', { ...env.opts, workingDirectory: cwd, collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'I wrote proof.txt.' });
+    expect(readFileSync(join(cwd, 'proof.txt'), 'utf8')).toBe('made-by-pi\n');
+    const use = result.events?.find((event) => event.type === 'tool_use');
+    const toolResult = result.events?.find((event) => event.type === 'tool_result');
+    expect(use).toMatchObject({ name: 'bash', input: { command: 'echo made-by-pi > proof.txt && cat proof.txt' } });
+    expect(toolResult).toMatchObject({ id: use?.type === 'tool_use' ? use.id : '', name: 'bash', isError: false, output: 'made-by-pi\n' });
+  });
+
+  it('a failing command is an isError tool result, and the run goes on', async () => {
+    const { server, env, cwd } = await setup([
+      { toolCalls: [{ name: 'bash', input: { command: 'echo oops; exit 3' } }] },
+      { text: 'It failed.' },
+    ]);
+    const result = await run(piAdapter, 'Fail.', { ...env.opts, workingDirectory: cwd, collectEvents: true });
+    expect(result.status).toBe('success');
+    const toolResult = result.events?.find((event) => event.type === 'tool_result');
+    expect(toolResult).toMatchObject({ isError: true });
+    expect(toolResult?.type === 'tool_result' ? String(toolResult.output) : '').toContain('Command exited with code 3');
+    expect(conversation(server.modelRequests[1])).toContain('Command exited with code 3');
+  });
+
+  it('thinking: reasoningEffort reaches the request, reasoning comes back apart from the answer', async () => {
+    const { server, env, cwd } = await setup([{ thinking: 'Pondering quietly.', text: 'Forty-two.' }]);
+    const result = await run(piAdapter, 'Think.', { ...env.opts, workingDirectory: cwd, reasoningEffort: 'high', collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'Forty-two.' });
+    expect(body(server.modelRequests[0]).reasoning_effort).toBe('high');
+    expect(result.events?.filter((event) => event.type === 'reasoning' && !event.delta)).toEqual([
+      expect.objectContaining({ text: 'Pondering quietly.' }),
+    ]);
+
+    const off = await run(piAdapter, 'Do not think.', { ...env.opts, workingDirectory: cwd, reasoningEffort: 'none' });
+    expect(off.status).toBe('success');
+    expect(body(server.modelRequests[1]).reasoning_effort).toBeUndefined();
+  });
+
+  it('tool allowlist, exclude list, plan mode and system prompts change what the server receives', async () => {
+    const { server, env, cwd } = await setup([{ text: 'ok' }]);
+    const base = { ...env.opts, workingDirectory: cwd };
+    await run(piAdapter, 'a', base);
+    expect(toolNames(server.modelRequests[0])).toEqual(['bash', 'edit', 'read', 'write']);
+    await run(piAdapter, 'b', { ...base, allowedTools: ['read', 'bash'] });
+    expect(toolNames(server.modelRequests[1])).toEqual(['bash', 'read']);
+    await run(piAdapter, 'c', { ...base, permissionPolicy: { deny: ['bash', 'write'] } });
+    expect(toolNames(server.modelRequests[2])).toEqual(['edit', 'read']);
+    await run(piAdapter, 'd', { ...base, permissionPolicy: { mode: 'plan' } });
+    expect(toolNames(server.modelRequests[3])).toEqual(['find', 'grep', 'ls', 'read']);
+    const prompted = await run(piAdapter, 'e', { ...base, systemPrompt: 'You are a terse test robot.', appendSystemPrompt: 'Always say ok.' });
+    expect(prompted.status).toBe('success');
+    const system = body(server.modelRequests[4]).messages.find((message) => message.role === 'system');
+    expect(contentText(system?.content)).toContain('You are a terse test robot.');
+    expect(contentText(system?.content)).toContain('Always say ok.');
+  });
+
+  it('401: a typed auth error although pi exits 0', async () => {
+    const { server, env, cwd } = await setup([{ kind: 'error', status: 401, message: 'Invalid API key' }]);
+    const result = await run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd });
+    expect(result).toMatchObject({ status: 'error', exitCode: 0 });
+    expect(result.error?.code).toBe('auth');
+    expect(result.error?.message).toContain('Invalid API key');
+    expect(server.modelRequests).toHaveLength(1);
+  });
+
+  it('persistent 500: a typed server error after pi\'s bounded retries, although pi exits 0', async () => {
+    const { server, env, cwd } = await setup([{ kind: 'error', status: 500, message: 'upstream exploded' }], { maxRetries: 2, baseDelayMs: 20 });
+    const started = Date.now();
+    const result = await run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd, collectEvents: true });
+    expect(result).toMatchObject({ status: 'error', exitCode: 0 });
+    expect(result.error?.code).toBe('server');
+    expect(server.modelRequests).toHaveLength(3);
+    expect(result.events?.filter((event) => event.type === 'progress' && event.subtype === 'auto_retry_start')).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('a hung server: stalled, and no process is left', async () => {
+    const { server, env, cwd } = await setup([{ kind: 'hang', after: 'headers' }]);
+    const result = await run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd, stallTimeoutMs: 2_500 });
+    expect(result.status).toBe('stalled');
+    expect(result.error?.code).toBe('stalled');
+    expect(server.modelRequests).toHaveLength(1);
+    expect(result.pid).toBeTypeOf('number');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('abort: cancelled, and no process is left', async () => {
+    const { server, env, cwd } = await setup([{ kind: 'hang' }]);
+    const controller = new AbortController();
+    const pending = run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd, signal: controller.signal });
+    await waitFor(() => server.modelRequests.length === 1);
+    controller.abort();
+    const result = await pending;
+    expect(result.status).toBe('cancelled');
+    expect(result.error?.code).toBe('aborted');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('sessions: a second turn resumes, resumeLatest continues, fork copies the history into a new id', async () => {
+    const { server, env, cwd } = await setup((_request, index) => ({ text: `Answer number ${index + 1}.` }));
+    const coder = createCoder(piAdapter, { ...env.opts, workingDirectory: cwd });
+    cleanups.push(() => coder.close());
+    const session = coder.start();
+    const first = await session.run('Remember the word PINEAPPLE.');
+    expect(first).toMatchObject({ status: 'success', text: 'Answer number 1.' });
+    expect(session.id).toBe(first.sessionId);
+
+    const second = await session.run('What was the word?');
+    expect(second).toMatchObject({ status: 'success', sessionId: first.sessionId, text: 'Answer number 2.' });
+    expect(conversation(server.modelRequests[1])).toContain('PINEAPPLE');
+
+    const forked = await session.fork();
+    const third = await forked.run('Forked question.');
+    expect(third.status).toBe('success');
+    expect(third.sessionId).toBeDefined();
+    expect(third.sessionId).not.toBe(first.sessionId);
+    expect(conversation(server.modelRequests[2])).toContain('PINEAPPLE');
+    expect(conversation(server.modelRequests[2])).toContain('What was the word?');
+
+    // The original session did not get the fork's turn.
+    const resumed = await coder.resume(first.sessionId!).run('Back on the original.');
+    expect(resumed.sessionId).toBe(first.sessionId);
+    expect(conversation(server.modelRequests[3])).not.toContain('Forked question.');
+
+    // The latest session in this directory is the one just used.
+    const latest = await coder.resumeLatest().run('And the latest?');
+    expect(latest.status).toBe('success');
+    expect(conversation(server.modelRequests[4])).toContain('Back on the original.');
+  });
+
+  it('structured output: the schema goes in the prompt and the answer is validated', async () => {
+    const { server, env, cwd } = await setup([{ text: '{"answer": 42, "unit": "none"}' }, { text: '{"answer": "many"}' }]);
+    const schema = z.object({ answer: z.number(), unit: z.string() });
+    const good = await run(piAdapter, 'How many?', { ...env.opts, workingDirectory: cwd, outputSchema: schema });
+    expect(good).toMatchObject({ status: 'success', output: { answer: 42, unit: 'none' } });
+    expect(conversation(server.modelRequests[0])).toContain('JSON Schema');
+
+    const bad = await run(piAdapter, 'How many?', { ...env.opts, workingDirectory: cwd, outputSchema: schema });
+    expect(bad.status).toBe('error');
+    expect(bad.error?.code).toBe('invalid_output');
+
+    await expect(run(piAdapter, 'x', { ...env.opts, workingDirectory: cwd, outputSchema: schema, strictSchema: true })).rejects.toMatchObject({
+      code: 'feature_not_supported',
+    });
+  });
+
+  it('no session: nothing is written to the agent dir', async () => {
+    const { env, cwd } = await setup([{ text: 'ephemeral' }]);
+    const result = await run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd, piNoSession: true });
+    expect(result.status).toBe('success');
+    expect(existsSync(join(env.agentDir, 'sessions'))).toBe(false);
+  });
+});
