@@ -27,7 +27,11 @@ for (const step of steps) {
   else if ('rawHex' in step) await write(process.stdout, Buffer.from(step.rawHex, 'hex'));
   else if ('sleep' in step) await sleep(step.sleep);
   else if ('echoStdin' in step) await write(process.stdout, line({ type: 'stdin', text: await readStdin() }));
-  else if ('echoArgs' in step) await write(process.stdout, line({ type: 'args', args: process.argv.slice(2) }));
+  else if ('usageFromPrompt' in step) {
+    // Reports the prompt's number as a running total, the way CLIs with session totals do.
+    const total = Number(await readStdin());
+    await write(process.stdout, line({ type: 'usage', usage: { inputTokens: total, cachedInputTokens: 0, outputTokens: total / 10, reasoningTokens: 0 } }));
+  } else if ('echoArgs' in step) await write(process.stdout, line({ type: 'args', args: process.argv.slice(2) }));
   else if ('echoEnv' in step) await write(process.stdout, line({ type: 'env', env: Object.fromEntries(step.echoEnv.map((name) => [name, process.env[name] ?? null])) }));
   else if ('ignoreSignals' in step) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
   else if ('grandchild' in step) {

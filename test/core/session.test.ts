@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createCoder, FeatureNotSupportedError, OutputValidationError, run, type CoderStreamEvent } from '../../src/index.js';
+import { done, fakeAdapter, script } from '../support/fake-adapter.js';
+import { isGroupAlive } from '../support/processes.js';
+
+const fake = fakeAdapter();
+const argsRecord = { echoArgs: 1 };
+const argsOf = (events: CoderStreamEvent<string>[] | undefined) =>
+  (events?.find((e) => e.type === 'progress' && e.subtype === 'args')?.raw as { args: string[] }).args;
+
+describe('sessions', () => {
+  it('queues a second run behind the first, in order, and resumes the id the first one got', async () => {
+    const coder = createCoder(fake, script([argsRecord, { sleep: 150 }, { out: { type: 'init', sessionId: 'sess-1' } }, done()]));
+    const session = coder.start();
+    const order: string[] = [];
+    const first = session.run('one', { collectEvents: true }).then((r) => (order.push('first'), r));
+    const second = session.run('two', { collectEvents: true }).then((r) => (order.push('second'), r));
+    const [a, b] = await Promise.all([first, second]);
+    expect(order).toEqual(['first', 'second']);
+    expect(argsOf(a.events)).toEqual([]);
+    expect(argsOf(b.events)).toEqual(['--resume', 'sess-1']);
+    expect(session.id).toBe('sess-1');
+  });
+
+  it('resume(), resumeLatest() and fork() tell the CLI which session to use', async () => {
+    const coder = createCoder(fake, script([argsRecord, { out: { type: 'init', sessionId: 'new-id' } }, done()]));
+    const resumed = await coder.resume('old-id').run('x', { collectEvents: true });
+    expect(argsOf(resumed.events)).toEqual(['--resume', 'old-id']);
+    const latest = await coder.resumeLatest().run('x', { collectEvents: true });
+    expect(argsOf(latest.events)).toEqual(['--continue']);
+    const source = coder.start();
+    await source.run('x');
+    const fork = await source.fork();
+    const forked = await fork.run('x', { collectEvents: true });
+    expect(argsOf(forked.events)).toEqual(['--fork', 'new-id']);
+  });
+
+  it('fork() on a CLI that cannot fork is FeatureNotSupportedError', async () => {
+    const coder = createCoder(fakeAdapter({ canFork: false }), script([done()]));
+    await expect(coder.start().fork()).rejects.toBeInstanceOf(FeatureNotSupportedError);
+  });
+
+  it('reports per-run usage when the CLI reports session totals, also after resume()', async () => {
+    const coder = createCoder(fakeAdapter({ usageIsCumulative: true }), script([{ out: { type: 'init', sessionId: 'cum' } }, { usageFromPrompt: 1 }, done()]));
+    const session = coder.start();
+    expect((await session.run('100')).usage).toMatchObject({ inputTokens: 100, outputTokens: 10 });
+    const second = await session.run('250', { collectEvents: true });
+    expect(second.usage).toMatchObject({ inputTokens: 150, outputTokens: 15 });
+    expect(second.events?.find((e) => e.type === 'usage')).toMatchObject({ usage: { inputTokens: 150 } });
+    expect((await coder.resume('cum').run('400')).usage.inputTokens).toBe(150);
+  });
+});
+
+describe('stream()', () => {
+  it('yields events while the CLI runs and exposes the result', async () => {
+    const session = createCoder(fake, script([{ out: { type: 'message', text: 'a', delta: true } }, { sleep: 100 }, { out: { type: 'message', text: 'b', delta: true } }, done('ab')])).start();
+    const stream = session.stream('go');
+    const seen: Array<[string, number]> = [];
+    for await (const event of stream) seen.push([event.type, Date.now()]);
+    const result = await stream.result;
+    expect(seen.map(([type]) => type)).toEqual(['message', 'message', 'done']);
+    // The first delta arrived before the CLI slept: events are not held until the end.
+    expect(seen[1]![1] - seen[0]![1]).toBeGreaterThanOrEqual(80);
+    expect(result.text).toBe('ab');
+  });
+
+  it('breaking out of the loop stops the run and its process group', async () => {
+    const session = createCoder(fake, script([{ out: { type: 'message', text: 'a' } }, { hang: 1 }])).start();
+    const stream = session.stream('go');
+    for await (const event of stream) if (event.type === 'message') break;
+    const result = await stream.result;
+    expect(result.status).toBe('cancelled');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('holds back a fast CLI while the consumer is slow, and loses nothing', async () => {
+    const session = createCoder(fake, script([{ lines: 5000 }, done()])).start();
+    const stream = session.stream('go');
+    let count = 0;
+    for await (const event of stream) {
+      if (event.type !== 'message') continue;
+      expect(event.text).toBe(`line ${count}`);
+      count += 1;
+      if (count % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(count).toBe(5000);
+    expect((await stream.result).status).toBe('success');
+  });
+});
+
+describe('structured output', () => {
+  const answer = z.object({ verdict: z.enum(['ok', 'bad']), score: z.number() });
+
+  it('validates and types the answer with a zod schema', async () => {
+    const result = await run(fake, 'x', { ...script([done('{"verdict":"ok","score":3}')]), outputSchema: answer });
+    expect(result.status).toBe('success');
+    const verdict: 'ok' | 'bad' | undefined = result.output?.verdict;
+    expect(verdict).toBe('ok');
+  });
+
+  it('takes native structured output from the final record when the CLI gives it', async () => {
+    const result = await run(fake, 'x', { ...script([done('prose', { output: { verdict: 'bad', score: 1 } })]), outputSchema: answer });
+    expect(result.output).toEqual({ verdict: 'bad', score: 1 });
+  });
+
+  it('an answer that does not match is invalid_output, with what was received', async () => {
+    const result = await run(fake, 'x', { ...script([done('{"verdict":"maybe","score":3}')]), outputSchema: answer });
+    expect(result.status).toBe('error');
+    expect(result.error).toBeInstanceOf(OutputValidationError);
+    expect(result.error?.code).toBe('invalid_output');
+    expect((result.error as OutputValidationError).received).toEqual({ verdict: 'maybe', score: 3 });
+  });
+
+  it('prose instead of JSON is invalid_output; a JSON Schema object works too', async () => {
+    const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    const prose = await run(fake, 'x', { ...script([done('I think it is fine')]), outputSchema: schema });
+    expect(prose.error?.code).toBe('invalid_output');
+    const fenced = await run(fake, 'x', { ...script([done('```json\n{"n": 4}\n```')]), outputSchema: schema });
+    expect(fenced.output).toEqual({ n: 4 });
+  });
+});
+
+describe('user callbacks', () => {
+  it('a throwing onRawLine stops the run and the error reaches the caller', async () => {
+    const attempt = run(fake, 'x', { ...script([{ out: { type: 'message', text: 'a' } }, { hang: 1 }]), onRawLine: () => { throw new Error('consumer bug'); } });
+    await expect(attempt).rejects.toThrow('consumer bug');
+  });
+});
