@@ -1,4 +1,7 @@
 // Options → argv: what the SDK asks the real binary to do (the fixtures' meta files show it ran).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCodexInvocation, configFlag } from '../../src/adapters/codex/argv.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
@@ -81,9 +84,19 @@ describe('codex argv', () => {
 
   it('sessions: exec flags first, then resume <id> / resume --last / fork <id>, then -', async () => {
     expect((await build({}, { kind: 'resume', sessionId: 'T1' })).args.slice(-3)).toEqual(['resume', 'T1', '-']);
-    expect((await build({}, { kind: 'continue' })).args.slice(-3)).toEqual(['resume', '--last', '-']);
+    const noStore = { extraEnv: { CODEX_HOME: '/nonexistent/coderline-codex-home' } };
+    expect((await build(noStore, { kind: 'continue' })).args.slice(-3)).toEqual(['resume', '--last', '-']);
     expect((await build({}, { kind: 'fork', sessionId: 'T1' })).args.slice(-3)).toEqual(['fork', 'T1', '-']);
     expect((await build({}, { kind: 'resume', sessionId: 'T1' })).args.slice(0, 5)).toEqual(['exec', '--json', '--skip-git-repo-check', '-C', '/work/space']);
+  });
+
+  it('resumeLatest where the session store has no thread for this cwd fails before spawning', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'coderline-codex-argv-'));
+    mkdirSync(join(home, 'sessions/2026/01/01'), { recursive: true });
+    writeFileSync(join(home, 'sessions/2026/01/01/rollout-x.jsonl'), `${JSON.stringify({ type: 'session_meta', payload: { id: 'T9', cwd: '/elsewhere' } })}\n`);
+    await expect(build({ extraEnv: { CODEX_HOME: home } }, { kind: 'continue' })).rejects.toThrow(/silently start a new thread/);
+    writeFileSync(join(home, 'sessions/2026/01/01/rollout-y.jsonl'), `${JSON.stringify({ type: 'session_meta', payload: { id: 'T8', cwd: '/work/space' } })}\n`);
+    expect((await build({ extraEnv: { CODEX_HOME: home } }, { kind: 'continue' })).args.slice(-3)).toEqual(['resume', '--last', '-']);
   });
 
   it('TOML quoting of -c values', () => {

@@ -1,7 +1,9 @@
 // Options → `codex exec --json … -` (the prompt always goes on stdin).
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { repeatedFlag, repeatedFlagJoined } from '../../core/flags.js';
+import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
+import { codexHomeFor, hasThreadFor } from './threads.js';
 
 type ConfigValue = string | number | boolean;
 
@@ -33,15 +35,28 @@ function sessionArgs(session: SessionTarget): string[] {
     case 'resume':
       return ['resume', session.sessionId, '-'];
     case 'continue':
-      // Picks the newest thread recorded for this cwd; the translator reports when it started a new one.
+      // Picks the newest thread recorded for this cwd (checked to exist before the run).
       return ['resume', '--last', '-'];
     case 'fork':
       return ['fork', session.sessionId, '-'];
   }
 }
 
+/** `resume --last` with no thread for this cwd would quietly start a new one: refuse instead. */
+async function checkLatestExists(ctx: InvocationContext): Promise<void> {
+  const home = codexHomeFor(ctx.opts);
+  if ((await hasThreadFor(home, ctx.cwd)) === false) {
+    throw new CoderError(
+      'invalid_options',
+      `codex: no thread recorded for ${ctx.cwd} in ${home}; resumeLatest would silently start a new thread. Run it in the directory of the thread, or resume(id).`,
+      { provider: 'codex' },
+    );
+  }
+}
+
 export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invocation> {
   const { opts } = ctx;
+  if (ctx.session.kind === 'continue') await checkLatestExists(ctx);
   const args = ['exec', '--json', '--skip-git-repo-check', '-C', ctx.cwd];
   if (opts.model) args.push('-m', opts.model);
   args.push(...sandboxFlags(opts));

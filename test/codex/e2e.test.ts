@@ -1,0 +1,225 @@
+// End to end: the REAL codex binary (node_modules/.bin/codex, 0.171.0) through the public run() /
+// createCoder(), against the fake Responses server on 127.0.0.1. Nothing leaves the machine.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { codexAdapter } from '../../src/adapters/codex/index.js';
+import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
+import type { CoderStreamEvent, OneShotOpts, SharedStartOpts } from '../../src/index.js';
+import { codexFakeOpts, startFakeResponses, streamClosedStep, type CodexFakeOptions } from '../../src/testing/openai-responses.js';
+import type { Script } from '../../src/testing/script.js';
+import type { FakeServer } from '../../src/testing/server.js';
+import { isGroupAlive } from '../support/processes.js';
+
+const codexBin = resolve(import.meta.dirname, '../../node_modules/.bin/codex');
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+const workspace = () => mkdtempSync(join(tmpdir(), 'coderline-codex-e2e-ws-'));
+
+/** A fake server with `script`, and options that point the real binary at it from a fresh workspace. */
+async function setup(script: Script, fake: CodexFakeOptions = {}): Promise<{ server: FakeServer; opts: SharedStartOpts; cwd: string }> {
+  const server = await startFakeResponses(script);
+  servers.push(server);
+  const cwd = workspace();
+  return { server, cwd, opts: { ...codexFakeOpts(server, fake), executablePath: codexBin, workingDirectory: cwd } };
+}
+
+const ofType = <T extends CoderStreamEvent['type']>(events: readonly CoderStreamEvent[] | undefined, type: T) =>
+  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
+
+/** The text of everything the CLI sent the model in a request (to see tool outputs it fed back). */
+const requestText = (server: FakeServer, index: number) => JSON.stringify(server.modelRequests[index]?.body ?? null);
+
+describe('codex e2e (real binary)', () => {
+  it('text: answer, thread id, usage; onRawLine saw every stdout line', async () => {
+    const { server, opts } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 120, outputTokens: 8 } }]);
+    const lines: string[] = [];
+    const result = await run(codexAdapter, 'Say hello.', { ...opts, collectEvents: true, onRawLine: (line) => lines.push(line) });
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('Hello from the fake model.');
+    expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.usage).toMatchObject({ inputTokens: 120, outputTokens: 8 });
+    expect(result.cliVersion).toBe('0.171.0');
+    // Every non-stderr event came from a line onRawLine saw.
+    const parsed = lines.filter((line) => line.trim()).map((line) => JSON.parse(line) as unknown);
+    expect(parsed.map((record) => (record as { type: string }).type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
+    for (const event of result.events ?? []) if (event.type !== 'stderr' && event.raw !== null) expect(parsed).toContainEqual(event.raw);
+    // The prompt went on stdin (the CLI put it in the request), never in argv.
+    expect(requestText(server, 0)).toContain('Say hello.');
+    expect(server.requests.every((request) => request.path === '/v1/responses')).toBe(true);
+  });
+
+  it('a shell command runs under workspace-write', async () => {
+    const { cwd, opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: 'echo hi > made.txt && cat made.txt' } }] }, { text: 'Ran it.' }]);
+    const result = await run(codexAdapter, 'Make a file.', { ...opts, codexSandbox: 'workspace-write', collectEvents: true });
+    expect(result.status).toBe('success');
+    const [toolResult] = ofType(result.events, 'tool_result');
+    expect(toolResult).toMatchObject({ name: 'command_execution', output: 'hi\n', isError: false });
+    expect(readFileSync(join(cwd, 'made.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('the read-only sandbox (permissionPolicy plan) refuses a write', async () => {
+    const { server, cwd, opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: 'touch refused.txt' } }] }, { text: 'Could not write.' }]);
+    const result = await run(codexAdapter, 'Try to write.', { ...opts, permissionPolicy: { mode: 'plan' }, collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(existsSync(join(cwd, 'refused.txt'))).toBe(false);
+    // 0.171.0 prints no command_execution item for a sandbox-refused command; the model is told.
+    expect(requestText(server, 1)).toContain('Read-only file system');
+  });
+
+  it('a failing command is a tool_result with isError', async () => {
+    const { opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: 'ls /nonexistent-dir' } }] }, { text: 'It failed.' }]);
+    const result = await run(codexAdapter, 'List it.', { ...opts, collectEvents: true });
+    const [toolResult] = ofType(result.events, 'tool_result');
+    expect(toolResult).toMatchObject({ isError: true, extra: { exitCode: 2 } });
+    expect(result.status).toBe('success');
+  });
+
+  it('apply_patch changes a file', async () => {
+    const patch = '*** Begin Patch\n*** Add File: hello.txt\n+hello from codex\n*** End Patch\n';
+    const { cwd, opts } = await setup([{ toolCalls: [{ name: 'apply_patch', custom: true, input: patch }] }, { text: 'Patched.' }]);
+    const result = await run(codexAdapter, 'Add hello.txt.', { ...opts, collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(ofType(result.events, 'tool_use')[0]?.name).toBe('file_change');
+    expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('hello from codex\n');
+  });
+
+  it('reasoning summaries arrive as reasoning events; the effort reaches the request', async () => {
+    const { server, opts } = await setup([{ thinking: 'Greeting is polite.', text: 'Hi!' }]);
+    const result = await run(codexAdapter, 'Greet.', { ...opts, reasoningEffort: 'high', collectEvents: true });
+    expect(ofType(result.events, 'reasoning').map((event) => event.text)).toEqual(['Greeting is polite.']);
+    expect(result.text).toBe('Hi!');
+    expect((server.modelRequests[0]?.body as { reasoning?: unknown }).reasoning).toMatchObject({ effort: 'high' });
+  });
+
+  const answer = z.object({ answer: z.string(), confidence: z.number() });
+
+  it('structured output: a valid answer is parsed and typed', async () => {
+    const { server, opts } = await setup([{ text: '{"answer":"42","confidence":0.9}' }]);
+    const result = await run(codexAdapter, 'Answer in JSON.', { ...opts, outputSchema: answer });
+    expect(result.status).toBe('success');
+    const output: { answer: string; confidence: number } | undefined = result.output;
+    expect(output).toEqual({ answer: '42', confidence: 0.9 });
+    expect((server.modelRequests[0]?.body as { text?: unknown }).text).toMatchObject({ format: { type: 'json_schema', strict: true } });
+  });
+
+  it('structured output: an answer that does not match is invalid_output', async () => {
+    const { opts } = await setup([{ text: '{"answer":42}' }]);
+    const result = await run(codexAdapter, 'Answer in JSON.', { ...opts, outputSchema: answer });
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('invalid_output');
+  });
+
+  it('resume keeps the thread id and reports per-run usage (the CLI reports thread totals)', async () => {
+    const { server, opts } = await setup([
+      { text: 'First.', usage: { inputTokens: 100, outputTokens: 10 } },
+      { text: 'Second.', usage: { inputTokens: 150, outputTokens: 5 } },
+      { text: 'Third.', usage: { inputTokens: 70, outputTokens: 3 } },
+    ]);
+    const coder = createCoder(codexAdapter, opts);
+    try {
+      const session = coder.start();
+      const first = await session.run('Remember 7.');
+      const second = await session.run('What did I say?');
+      expect(second.sessionId).toBe(first.sessionId);
+      expect(first.usage).toMatchObject({ inputTokens: 100, outputTokens: 10 });
+      expect(second.usage).toMatchObject({ inputTokens: 150, outputTokens: 5 });
+      expect(requestText(server, 1)).toContain('Remember 7.');
+      // resumeLatest from the same directory finds the same thread.
+      const latest = await coder.resumeLatest().run('And again?');
+      expect(latest.status).toBe('success');
+      expect(latest.sessionId).toBe(first.sessionId);
+    } finally {
+      await coder.close();
+    }
+  });
+
+  it('resumeLatest from a directory with no thread fails instead of silently starting a new one', async () => {
+    const { opts } = await setup([{ text: 'First.' }]);
+    const first = await run(codexAdapter, 'Start.', opts);
+    expect(first.status).toBe('success');
+    const elsewhere = createCoder(codexAdapter, { ...opts, workingDirectory: workspace() });
+    try {
+      await expect(elsewhere.resumeLatest().run('Continue.')).rejects.toThrow(/silently start a new thread/);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('fork starts a new thread that carries the history', async () => {
+    const { server, opts } = await setup([{ text: 'Original.' }, { text: 'Forked.' }]);
+    const coder = createCoder(codexAdapter, opts);
+    try {
+      const session = coder.start();
+      const first = await session.run('Remember the parrot.');
+      const forked = await (await session.fork()).run('Branch off.');
+      expect(forked.status).toBe('success');
+      expect(forked.text).toBe('Forked.');
+      expect(forked.sessionId).toBeDefined();
+      expect(forked.sessionId).not.toBe(first.sessionId);
+      expect(requestText(server, 1)).toContain('Remember the parrot.');
+    } finally {
+      await coder.close();
+    }
+  });
+
+  it('500 with retries 0 → server error', async () => {
+    const { server, opts } = await setup([{ kind: 'error', status: 500, message: 'boom' }]);
+    const result = await run(codexAdapter, 'Hi.', opts);
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('server');
+    expect(server.modelRequests).toHaveLength(1);
+  });
+
+  it('401 → auth', async () => {
+    const { opts } = await setup([{ kind: 'error', status: 401, message: 'Incorrect API key provided' }]);
+    const result = await run(codexAdapter, 'Hi.', opts);
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('auth');
+  });
+
+  it('a stream closed before response.completed: the partial message, then an error', async () => {
+    const { opts } = await setup([streamClosedStep({ text: 'partial answer' })]);
+    const result = await run(codexAdapter, 'Hi.', { ...opts, collectEvents: true });
+    expect(ofType(result.events, 'message').map((event) => event.text)).toEqual(['partial answer']);
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('server');
+    expect(result.error?.message).toContain('stream closed before response.completed');
+  });
+
+  it('a hung model server → stalled, and no process is left', async () => {
+    const { opts } = await setup([{ kind: 'hang', after: 'headers' }], { streamIdleTimeoutMs: 120_000 });
+    const result = await run(codexAdapter, 'Hi.', { ...opts, stallTimeoutMs: 2_000 });
+    expect(result.status).toBe('stalled');
+    expect(result.error?.code).toBe('stalled');
+    expect(result.pid).toBeDefined();
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('abort → cancelled, and no process is left', async () => {
+    const { opts } = await setup([{ kind: 'hang', after: 'headers' }], { streamIdleTimeoutMs: 120_000 });
+    const controller = new AbortController();
+    const options: OneShotOpts = {
+      ...opts,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'init') setTimeout(() => controller.abort(), 300);
+      },
+    };
+    const result = await run(codexAdapter, 'Hi.', options);
+    expect(result.status).toBe('cancelled');
+    expect(result.sessionId).toBeDefined();
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('maxTurns is refused up front (the CLI has no limit to pass it to)', async () => {
+    const { server, opts } = await setup([{ text: 'never' }]);
+    await expect(run(codexAdapter, 'Hi.', { ...opts, maxTurns: 1 })).rejects.toThrow(FeatureNotSupportedError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
