@@ -1,7 +1,6 @@
 // One run of a CLI: spawn it in its own process group, send the prompt on stdin and close it, read
 // stdout and stderr independently, translate, watch for stalls, and stop the group however it ends.
 import { resolve } from 'node:path';
-import { execa } from 'execa';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../events.js';
 import type { ResolvedOpts } from '../options.js';
 import type { RunResult } from '../result.js';
@@ -167,6 +166,8 @@ async function spawnAndRead(
   const translator = adapter.createTranslator({ opts, session: request.session });
   const stderrTail = new StderrTail(DEFAULTS.stderrTailLines);
 
+  // Loaded on first use: importing execa costs more than the rest of the SDK.
+  const { execa } = await import('execa');
   const child = execa(executable, args, {
     cwd,
     env,

@@ -1,5 +1,4 @@
 // `<bin> --version`, once per executable, checked against the adapter's range.
-import { execa } from 'execa';
 import { CliNotFoundError, CliVersionError, CoderError } from '../errors.js';
 import type { AdapterSpec } from './adapter.js';
 
@@ -21,6 +20,7 @@ export function versionRangeText(adapter: AdapterSpec): string {
 }
 
 async function probe(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string) {
+  const { execa } = await import('execa');
   const result = await execa(executable, ['--version'], { env, extendEnv: false, cwd, reject: false, timeout: 30_000, stdin: 'ignore' });
   const code = (result as { code?: string }).code;
   if (code === 'ENOENT' || code === 'EACCES') throw new CliNotFoundError(adapter.name, executable, adapter.installHint);
