@@ -1,4 +1,273 @@
+// Copilot `--output-format json` records → events. Pure: the same records always give the same events.
+//
+// Every line is `{type, data, id, timestamp, parentId, ephemeral?}`, except the last one,
+// `{type:"result", sessionId, exitCode, usage:{premiumRequests, …}}`. Facts this relies on
+// (copilot 1.0.102, fixtures/copilot/1.0.102):
+// - the session id is only known from `result`; `session.tools_updated` (first) names the model;
+// - a failed model call (`model.call_failure`) may already have streamed deltas, and the retry streams
+//   the turn again from the start: the text so far is reset so delta consumers do not see it twice;
+// - `tool.execution_complete` has no tool name (joined from `tool.execution_start` by toolCallId) and
+//   a failing shell command still says `success:true` (only `shellExecution.exitCode` tells);
+// - after a signal, `result.exitCode` can still say 0: the process exit code decides (in the core).
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
-export function createCopilotTranslator(_ctx: TranslatorContext): Translator {
-  return { translate: (record) => [{ type: 'progress', kind: 'unknown', raw: record }] };
+import { classifyApiError } from '../../core/api-errors.js';
+import type { ErrorCode } from '../../errors.js';
+import type { TranslatedEvent, Usage } from '../../events.js';
+
+type Data = Record<string, unknown>;
+
+interface CopilotRecord {
+  type: string;
+  data: Data;
+  /** The parsed line as it came, for `raw`. */
+  raw: Data;
+}
+
+const asObject = (value: unknown): Data | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
+const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const asNumber = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** Records that only mark the CLI's progress through a session: shown as `progress` status events. */
+const lifecycleTypes = new Set([
+  'session.skills_loaded',
+  'session.mcp_servers_loaded',
+  'session.tools_updated',
+  'session.background_tasks_changed',
+  'session.mode_notice_delivered',
+  'session.autopilot_stopped',
+  'user.message',
+  'assistant.turn_start',
+  'assistant.turn_end',
+  'assistant.message_start',
+  'assistant.idle',
+  'model.call_start',
+  'model.call_finished',
+  'model.call_final_result',
+  'agent.interrupted',
+  'abort',
+]);
+
+/** `session.error` errorType → ErrorCode; other types are classified from status and message. */
+const errorTypeCodes: Record<string, ErrorCode> = {
+  authentication: 'auth',
+  rate_limit: 'rate_limit',
+  context_window: 'context_too_large',
+};
+
+function errorCodeOf(data: Data): ErrorCode {
+  const byType = errorTypeCodes[asString(data.errorType) ?? ''];
+  return byType ?? classifyApiError(asNumber(data.statusCode), asString(data.message), 'server');
+}
+
+/** What a finished tool call returned: its content, or the error message when it failed. */
+function toolOutputOf(data: Data): unknown {
+  const result = asObject(data.result);
+  if (result && 'content' in result) return result.content;
+  const error = asObject(data.error);
+  return error ? error.message : result;
+}
+
+export function createCopilotTranslator(ctx: TranslatorContext): Translator {
+  const streamPartial = ctx.opts.streamPartialMessages === true;
+  const toolNames = new Map<string, string>();
+  const startedTools = new Set<string>();
+  /** Tool requests from `assistant.message`, for results whose start was never reported. */
+  const requestedTools = new Map<string, { name: string; input: unknown }>();
+  let initSent = false;
+  let lastAnswer: string | undefined;
+  let streamedThisAttempt = false;
+  let failed = false;
+  let aborted = false;
+
+  const progress = (record: CopilotRecord, kind: 'retry' | 'status' | 'warning' | 'tool_output' | 'other', message?: string): TranslatedEvent => ({
+    type: 'progress',
+    kind,
+    subtype: record.type,
+    ...(message === undefined ? {} : { message }),
+    raw: record.raw,
+  });
+
+  function toolUse(record: CopilotRecord, id: string, name: string, input: unknown): TranslatedEvent {
+    startedTools.add(id);
+    toolNames.set(id, name);
+    return { type: 'tool_use', id, name, input, raw: record.raw };
+  }
+
+  function lifecycle(record: CopilotRecord): TranslatedEvent[] {
+    const { data } = record;
+    if (record.type === 'session.tools_updated' && !initSent) {
+      initSent = true;
+      const model = asString(data.model);
+      return [{ type: 'init', ...(model ? { model } : {}), raw: record.raw }];
+    }
+    if (record.type === 'abort') aborted = true;
+    const message = asString(data.reason) ?? asString(data.cancelPhase);
+    return [progress(record, 'status', message)];
+  }
+
+  function assistantMessage(record: CopilotRecord): TranslatedEvent[] {
+    const { data } = record;
+    streamedThisAttempt = false;
+    const content = asString(data.content) ?? '';
+    const id = asString(data.messageId);
+    const events: TranslatedEvent[] = [];
+    const names: string[] = [];
+    for (const request of Array.isArray(data.toolRequests) ? data.toolRequests : []) {
+      const call = asObject(request);
+      const callId = asString(call?.toolCallId);
+      const name = asString(call?.name) ?? 'unknown';
+      names.push(name);
+      if (call && callId) requestedTools.set(callId, { name, input: call.arguments });
+    }
+    if (content) {
+      lastAnswer = content;
+      events.push({ type: 'message', role: 'assistant', text: content, delta: false, ...(id ? { id } : {}), raw: record.raw });
+    } else {
+      events.push(progress(record, 'status', names.length ? `tool requests: ${names.join(', ')}` : 'empty message'));
+    }
+    return events;
+  }
+
+  function toolComplete(record: CopilotRecord): TranslatedEvent[] {
+    const { data } = record;
+    const id = asString(data.toolCallId) ?? '';
+    const events: TranslatedEvent[] = [];
+    if (!startedTools.has(id)) {
+      const requested = requestedTools.get(id);
+      events.push(toolUse(record, id, requested?.name ?? 'unknown', requested?.input));
+    }
+    const exitCode = asNumber(asObject(data.shellExecution)?.exitCode);
+    const error = asObject(data.error);
+    const errorCode = asString(error?.code);
+    const isError = data.success === false || (exitCode !== undefined && exitCode !== 0);
+    const name = toolNames.get(id);
+    const extra: Data = {};
+    if (exitCode !== undefined) extra.exitCode = exitCode;
+    if (errorCode) extra.errorCode = errorCode;
+    // A permission rule or a missing approval refused the call: it never ran.
+    if (errorCode === 'denied' || /^Permission denied|^Permission to run this tool was denied/.test(asString(error?.message) ?? '')) {
+      extra.refused = true;
+    }
+    events.push({
+      type: 'tool_result',
+      id,
+      ...(name ? { name } : {}),
+      output: toolOutputOf(data),
+      isError,
+      ...(Object.keys(extra).length ? { extra } : {}),
+      raw: record.raw,
+    });
+    return events;
+  }
+
+  function sessionError(record: CopilotRecord): TranslatedEvent[] {
+    const { data } = record;
+    failed = true;
+    const httpStatus = asNumber(data.statusCode);
+    return [
+      {
+        type: 'error',
+        code: errorCodeOf(data),
+        message: asString(data.message) ?? 'Copilot reported a session error',
+        fatal: true,
+        ...(httpStatus === undefined ? {} : { httpStatus }),
+        extra: { errorType: data.errorType },
+        raw: record.raw,
+      },
+    ];
+  }
+
+  function modelCallFailure(record: CopilotRecord): TranslatedEvent[] {
+    const { data } = record;
+    const events: TranslatedEvent[] = [];
+    // The attempt's streamed text is void: the retry (or the final error) starts over.
+    if (streamedThisAttempt) {
+      streamedThisAttempt = false;
+      events.push({ type: 'message', role: 'assistant', text: '', delta: true, reset: true, raw: record.raw });
+    }
+    const status = asNumber(data.statusCode);
+    const detail = asString(data.errorMessage) ?? asString(data.errorType);
+    const message = [status === undefined ? 'model call failed' : `model call failed with HTTP ${status}`, detail].filter(Boolean).join(': ');
+    events.push(progress(record, 'retry', message));
+    return events;
+  }
+
+  function result(record: Data): TranslatedEvent[] {
+    const usageRecord = asObject(record.usage) ?? {};
+    const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+    const sessionId = asString(record.sessionId);
+    const claimedExit = asNumber(record.exitCode);
+    const success = claimedExit === 0 && !failed && !aborted;
+    return [
+      // Copilot reports no token counts; premium requests and timings go in `extra`.
+      { type: 'usage', usage, extra: { ...usageRecord }, raw: record },
+      {
+        type: 'done',
+        status: success ? 'success' : 'error',
+        ...(lastAnswer === undefined ? {} : { text: lastAnswer }),
+        ...(sessionId ? { sessionId } : {}),
+        ...(aborted ? { extra: { aborted: true } } : {}),
+        raw: record,
+      },
+    ];
+  }
+
+  function translateRecord(record: CopilotRecord): TranslatedEvent[] {
+    const { data } = record;
+    switch (record.type) {
+      case 'assistant.message_delta': {
+        if (!streamPartial) return [];
+        streamedThisAttempt = true;
+        const id = asString(data.messageId);
+        return [{ type: 'message', role: 'assistant', text: asString(data.deltaContent) ?? '', delta: true, ...(id ? { id } : {}), raw: record.raw }];
+      }
+      case 'assistant.message':
+        return assistantMessage(record);
+      case 'assistant.reasoning_delta':
+      case 'assistant.reasoning': {
+        const isDelta = record.type === 'assistant.reasoning_delta';
+        if (isDelta && !streamPartial) return [];
+        const id = asString(data.reasoningId);
+        const text = asString(isDelta ? data.deltaContent : data.content) ?? '';
+        return [{ type: 'reasoning', text, delta: isDelta, ...(id ? { id } : {}), raw: record.raw }];
+      }
+      case 'assistant.tool_call_delta':
+        // Tool arguments being written; the whole call follows in assistant.message.
+        return streamPartial ? [progress(record, 'other', asString(data.toolName))] : [];
+      case 'tool.execution_start': {
+        const id = asString(data.toolCallId) ?? '';
+        return [toolUse(record, id, asString(data.toolName) ?? 'unknown', data.arguments)];
+      }
+      case 'tool.execution_complete':
+        return toolComplete(record);
+      case 'tool.shell_output':
+        return [progress(record, 'tool_output', asString(data.text))];
+      case 'tool.execution_partial_result':
+        return [progress(record, 'tool_output', asString(data.partialOutput))];
+      case 'model.call_failure':
+        return modelCallFailure(record);
+      case 'assistant.turn_retry':
+        return [progress(record, 'retry', asString(data.reason))];
+      case 'session.info':
+        return [progress(record, data.infoType === 'model_retry' ? 'retry' : 'status', asString(data.message))];
+      case 'session.warning':
+        return [progress(record, 'warning', asString(data.message))];
+      case 'session.error':
+        return sessionError(record);
+      default:
+        if (lifecycleTypes.has(record.type)) return lifecycle(record);
+        return [{ type: 'progress', kind: 'unknown', subtype: record.type, raw: record.raw }];
+    }
+  }
+
+  return {
+    translate(raw: unknown): TranslatedEvent[] {
+      const record = asObject(raw);
+      const type = asString(record?.type);
+      if (!record || !type) return [{ type: 'progress', kind: 'unknown', raw }];
+      if (type === 'result') return result(record);
+      return translateRecord({ type, data: asObject(record.data) ?? {}, raw: record });
+    },
+  };
 }
