@@ -151,6 +151,20 @@ describe('codex e2e (real binary)', () => {
     }
   });
 
+  it('resume(id) of a thread this CODEX_HOME does not have fails with a clear reason', async () => {
+    const { server, opts } = await setup([{ text: 'never' }]);
+    const coder = createCoder(codexAdapter, opts);
+    try {
+      const result = await coder.resume('01a22c6b-0000-7000-8000-000000000000').run('Continue.');
+      expect(result.status).toBe('error');
+      expect(result.error?.code).toBe('invalid_options');
+      expect(result.error?.message).toContain('no rollout found for thread id');
+      expect(server.modelRequests).toHaveLength(0);
+    } finally {
+      await coder.close();
+    }
+  });
+
   it('fork starts a new thread that carries the history', async () => {
     const { server, opts } = await setup([{ text: 'Original.' }, { text: 'Forked.' }]);
     const coder = createCoder(codexAdapter, opts);

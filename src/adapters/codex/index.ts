@@ -4,6 +4,7 @@ import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { buildCodexInvocation } from './argv.js';
 import { codexCapabilities, codexInsteadHints } from './capabilities.js';
+import { explainCodexExit } from './exit.js';
 import { createCodexTranslator } from './translate.js';
 
 /** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
@@ -37,10 +38,6 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   usageIsCumulative: true,
   canFork: true,
   buildInvocation: buildCodexInvocation,
-  explainExit: ({ stderrTail }) => {
-    // clap (exit 2) and config errors (exit 1) print nothing on stdout; stderr says which flag.
-    const line = stderrTail.split('\n').find((text) => /^error:|Error loading config|unknown variant|unexpected argument/i.test(text.trim()));
-    return line ? { code: 'invalid_options', message: line.trim() } : undefined;
-  },
+  explainExit: explainCodexExit,
   createTranslator: createCodexTranslator,
 };
