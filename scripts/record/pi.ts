@@ -125,9 +125,16 @@ async function version(env: PiEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, ['--version'], { env: { ...process.env, ...env.opts.extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    // pi 0.73 prints its version on stderr, 1.x on stdout.
+    const collect = (chunk: Buffer) => (out += chunk.toString('utf8'));
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     child.on('error', reject);
-    child.on('close', () => resolve(out.trim()));
+    child.on('close', () => {
+      const version = /^v?(\d+\.\d+\.\d+\S*)\s*$/m.exec(out)?.[1];
+      if (version) resolve(version);
+      else reject(new Error(`could not read the pi version from: ${out}`));
+    });
   });
 }
 
