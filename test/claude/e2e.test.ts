@@ -123,6 +123,32 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
     expect(firstDelta).toBeLessThan(full);
   });
 
+  it('the Claude options reach the model request (system prompt, append, add-dir, agents, session id, no persistence)', async () => {
+    const { server, sandbox } = await fake([{ text: 'Configured.' }]);
+    const sessionId = '7e3f2a10-5b4c-4d8e-9f01-23456789abcd';
+    const result = await run(claudeAdapter, 'Hi', {
+      ...sandbox.opts,
+      systemPrompt: '--CUSTOM-SYSTEM-PROMPT',
+      appendSystemPrompt: 'APPENDED-TEXT',
+      addDirs: [sandbox.home],
+      agents: { reviewer: { description: 'Reviews code', prompt: 'You review code' } },
+      settingSources: ['user'],
+      reasoningEffort: 'low',
+      maxBudgetUsd: 5,
+      sessionId,
+      claudeNoSessionPersistence: true,
+    });
+    expect(result).toMatchObject({ status: 'success', text: 'Configured.', sessionId });
+    const body = JSON.stringify(server.modelRequests[0]?.body);
+    expect(body).toContain('--CUSTOM-SYSTEM-PROMPT');
+    expect(body).toContain('APPENDED-TEXT');
+    expect(body).toContain(sandbox.home);
+    expect(body).toContain('reviewer');
+    expect(server.modelRequests[0]?.headers['x-claude-code-session-id']).toBe(sessionId);
+    // --no-session-persistence: no transcript to resume from.
+    expect(existsSync(join(sandbox.configDir, 'projects'))).toBe(false);
+  });
+
   describe('structured output', () => {
     const Answer = z.object({ answer: z.string(), confidence: z.number() });
 
