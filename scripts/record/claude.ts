@@ -84,6 +84,12 @@ const scenarios: Scenario[] = [
     name: 'error_context_too_large',
     script: [{ kind: 'error', status: 400, message: 'prompt is too long: 250000 tokens > 200000 maximum' }],
   },
+  {
+    name: 'partial_cut_retry',
+    opts: { streamPartialMessages: true },
+    maxRetries: 2,
+    script: [{ text: 'First attempt that breaks off midway', cutAfterEvents: 4 }, { text: 'Second attempt.' }],
+  },
   { name: 'retry_then_ok', maxRetries: 2, script: [{ kind: 'error', status: 500 }, { text: 'Recovered.' }] },
   { name: 'hang_before_headers', maxRetries: 0, apiTimeoutMs: 3000, script: [{ kind: 'hang', after: 'nothing' }] },
   { name: 'bare', opts: { claudeBare: true }, script: [{ text: 'Bare hello.' }] },

@@ -103,6 +103,13 @@ describe.each(versions)('claude %s fixtures', (version) => {
     expect(of('reasoning').filter((r) => r.delta).map((r) => r.text).join('')).toBe('Short thought.');
   });
 
+  it('partial_cut_retry: a stream broken off is retried; only the retried text is streamed', () => {
+    const { of, done } = replay(version, 'partial_cut_retry');
+    expect(of('progress').filter((p) => p.kind === 'retry')).toHaveLength(1);
+    expect(of('message').filter((m) => m.delta).map((m) => m.text).join('')).toBe('Second attempt.');
+    expect(done).toMatchObject({ status: 'success', text: 'Second attempt.' });
+  });
+
   it('json_schema: done.output is the structured output', () => {
     const { done, fatal } = replay(version, 'json_schema');
     expect(fatal).toEqual([]);
