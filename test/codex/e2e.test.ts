@@ -215,6 +215,15 @@ describe('codex e2e (real binary)', () => {
     expect(isGroupAlive(result.pid!)).toBe(false);
   });
 
+  it('no model server at all: the CLI waits for the network silently → stalled, no process left', async () => {
+    const { server, opts } = await setup([{ text: 'never' }]);
+    await server.close();
+    const result = await run(codexAdapter, 'Hi.', { ...opts, stallTimeoutMs: 2_000, collectEvents: true });
+    expect(ofType(result.events, 'progress').some((event) => event.kind === 'retry' && event.message?.includes('waiting for network'))).toBe(true);
+    expect(result.status).toBe('stalled');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
   it('abort → cancelled, and no process is left', async () => {
     const { opts } = await setup([{ kind: 'hang', after: 'headers' }], { streamIdleTimeoutMs: 120_000 });
     const controller = new AbortController();
