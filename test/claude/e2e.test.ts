@@ -273,21 +273,23 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
     });
   });
 
-  describe('running as root', () => {
-    it.runIf(process.getuid?.() === 0)('bypass without IS_SANDBOX fails before spawning with advice; with IS_SANDBOX=1 it runs', async () => {
-      const { server, sandbox } = await fake([{ toolCalls: [bash('touch bypassed.txt')] }, { text: 'Done.' }]);
-      const bypass = { permissionPolicy: { mode: 'bypass' as const } };
-      const saved = process.env.IS_SANDBOX;
-      delete process.env.IS_SANDBOX;
-      try {
+  it('bypass mode: as root it needs IS_SANDBOX=1 and says so before spawning; otherwise it runs as is', async () => {
+    const { server, sandbox } = await fake([{ toolCalls: [bash('touch bypassed.txt')] }, { text: 'Done.' }]);
+    const bypass = { permissionPolicy: { mode: 'bypass' as const } };
+    const saved = process.env.IS_SANDBOX;
+    delete process.env.IS_SANDBOX;
+    try {
+      let extraEnv = sandbox.opts.extraEnv;
+      if (process.getuid?.() === 0) {
         await expect(run(claudeAdapter, 'Touch', { ...sandbox.opts, ...bypass })).rejects.toThrow(/IS_SANDBOX/);
         expect(server.modelRequests).toHaveLength(0);
-        const result = await run(claudeAdapter, 'Touch', { ...sandbox.opts, ...bypass, extraEnv: { ...sandbox.opts.extraEnv, IS_SANDBOX: '1' } });
-        expect(result).toMatchObject({ status: 'success', text: 'Done.' });
-        expect(existsSync(join(sandbox.workDir, 'bypassed.txt'))).toBe(true);
-      } finally {
-        if (saved !== undefined) process.env.IS_SANDBOX = saved;
+        extraEnv = { ...extraEnv, IS_SANDBOX: '1' };
       }
-    });
+      const result = await run(claudeAdapter, 'Touch', { ...sandbox.opts, ...bypass, extraEnv });
+      expect(result).toMatchObject({ status: 'success', text: 'Done.' });
+      expect(existsSync(join(sandbox.workDir, 'bypassed.txt'))).toBe(true);
+    } finally {
+      if (saved !== undefined) process.env.IS_SANDBOX = saved;
+    }
   });
 });
