@@ -1,9 +1,9 @@
 // End to end: the REAL codex binary (node_modules/.bin/codex, 0.171.0) through the public run() /
 // createCoder(), against the fake Responses server on 127.0.0.1. Nothing leaves the machine.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
@@ -19,14 +19,26 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-const workspace = () => mkdtempSync(join(tmpdir(), 'coderline-codex-e2e-ws-'));
+/** Workspaces and CLI homes made by this file, removed at the end. */
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const workspace = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coderline-codex-e2e-ws-'));
+  tempDirs.push(dir);
+  return dir;
+};
 
 /** A fake server with `script`, and options that point the real binary at it from a fresh workspace. */
 async function setup(script: Script, fake: CodexFakeOptions = {}): Promise<{ server: FakeServer; opts: SharedStartOpts; cwd: string }> {
   const server = await startFakeResponses(script);
   servers.push(server);
   const cwd = workspace();
-  return { server, cwd, opts: { ...codexFakeOpts(server, fake), executablePath: codexBin, workingDirectory: cwd } };
+  const home = mkdtempSync(join(tmpdir(), 'coderline-codex-e2e-home-'));
+  tempDirs.push(home);
+  return { server, cwd, opts: { ...codexFakeOpts(server, { home, ...fake }), executablePath: codexBin, workingDirectory: cwd } };
 }
 
 const ofType = <T extends CoderStreamEvent['type']>(events: readonly CoderStreamEvent[] | undefined, type: T) =>
