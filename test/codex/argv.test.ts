@@ -1,5 +1,5 @@
 // Options → argv: what the SDK asks the real binary to do (the fixtures' meta files show it ran).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +97,7 @@ describe('codex argv', () => {
     await expect(build({ extraEnv: { CODEX_HOME: home } }, { kind: 'continue' })).rejects.toThrow(/silently start a new thread/);
     writeFileSync(join(home, 'sessions/2026/01/01/rollout-y.jsonl'), `${JSON.stringify({ type: 'session_meta', payload: { id: 'T8', cwd: '/work/space' } })}\n`);
     expect((await build({ extraEnv: { CODEX_HOME: home } }, { kind: 'continue' })).args.slice(-3)).toEqual(['resume', '--last', '-']);
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('TOML quoting of -c values', () => {
