@@ -90,6 +90,7 @@ describe('copilot argv', () => {
   it('maps sessions: new with an id, resume, continue', async () => {
     expect((await build({ sessionId: '0cb916db-26aa-40f2-86b5-1ba81b225fd2' })).args.at(-1)).toBe('--session-id=0cb916db-26aa-40f2-86b5-1ba81b225fd2');
     expect((await build({}, { kind: 'resume', sessionId: 'abc' })).args.at(-1)).toBe('--resume=abc');
+    expect((await build({ sessionId: 'abc' }, { kind: 'resume', sessionId: 'abc' })).args.slice(3)).toEqual(['--resume=abc']);
     expect((await build({}, { kind: 'continue' })).args.at(-1)).toBe('--continue');
     expect(copilotAdapter.canFork).toBe(false);
   });
@@ -116,8 +117,12 @@ describe('copilot argv', () => {
   it('rejects contradicting options', () => {
     const check = (opts: ResolvedOpts, session: SessionTarget = { kind: 'new' }) => () => copilotAdapter.validate!(opts, session);
     expect(check({ copilotMode: 'autopilot', permissionPolicy: { mode: 'plan' } })).toThrow(CoderError);
-    expect(check({ sessionId: 'x' }, { kind: 'resume', sessionId: 'y' })).toThrow(/sessionId/);
+    // A session started with a chosen id resumes it on its next turn.
+    expect(check({ sessionId: 'x' }, { kind: 'resume', sessionId: 'x' })).not.toThrow();
+    expect(copilotAdapter.explainExit!({ exitCode: 1, signal: undefined, stderrTail: "Error: No session or task matched 'x'." })).toMatchObject({ code: 'invalid_options' });
     expect(check({ copilotMode: 'plan', permissionPolicy: { mode: 'plan' } })).not.toThrow();
+    expect(check({ sessionId: 'my-name' })).toThrow(/UUID/);
+    expect(check({ sessionId: '0CB916DB-26AA-40F2-86B5-1BA81B225FD2' })).not.toThrow();
   });
 
   it('reads the version from `copilot --version`', () => {

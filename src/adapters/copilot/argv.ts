@@ -22,14 +22,17 @@ function modeOf(opts: ResolvedOpts): string | undefined {
   return opts.permissionPolicy?.mode === 'plan' ? 'plan' : undefined;
 }
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarget): void {
   const issues: string[] = [];
+  // copilot 1.0.102 only creates a session under a UUID; anything else must name an existing one.
+  if (opts.sessionId && session.kind === 'new' && !uuidPattern.test(opts.sessionId)) {
+    issues.push(`sessionId "${opts.sessionId}" must be a UUID for Copilot`);
+  }
   const policyMode = opts.permissionPolicy?.mode;
   if (opts.copilotMode && policyMode === 'plan' && opts.copilotMode !== 'plan') {
     issues.push(`copilotMode "${opts.copilotMode}" contradicts permissionPolicy.mode "plan"`);
-  }
-  if (opts.sessionId && session.kind !== 'new') {
-    issues.push('sessionId names a new session; it cannot be combined with resume or continue');
   }
   if (issues.length) throw new InvalidOptionsError(issues, 'copilot');
 }
@@ -44,6 +47,7 @@ function sessionArgs(session: SessionTarget, opts: ResolvedOpts): string[] {
       // canFork is false: the core refuses fork() before building an invocation.
       throw new InvalidOptionsError(['Copilot cannot fork a session'], 'copilot');
     case 'new':
+      // Later turns of that session arrive here as `resume`: the id only names the first one.
       return opts.sessionId ? [`--session-id=${opts.sessionId}`] : [];
   }
 }
