@@ -1,7 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // `coderline` plus one subpath per CLI (`coderline/claude`, …) exporting that adapter alone.
+  entry: {
+    index: 'src/index.ts',
+    claude: 'src/adapters/claude/index.ts',
+    codex: 'src/adapters/codex/index.ts',
+    copilot: 'src/adapters/copilot/index.ts',
+    pi: 'src/adapters/pi/index.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

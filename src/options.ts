@@ -56,7 +56,7 @@ const adapterStartFields = {
   systemPrompt: z.string().optional().describe('Replaces the CLI system prompt'),
   appendSystemPrompt: z.string().optional().describe('Appended to the CLI system prompt'),
   // Claude
-  permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional().describe('Claude --permission-mode'),
+  permissionMode: z.enum(['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional().describe('Claude --permission-mode'),
   settingSources: z.array(z.enum(['user', 'project', 'local'])).optional().describe('Claude --setting-sources'),
   isolation: z.enum(['none', 'strict']).optional().describe('strict: a private config dir per coder and no user MCP servers'),
   agents: z.record(z.string(), claudeAgent).optional().describe('Claude --agents'),

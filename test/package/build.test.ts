@@ -1,0 +1,31 @@
+// `npm run build` emits ESM, CJS and types for every entry in package.json's exports map.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+type Conditions = { import: { types: string; default: string }; require: { types: string; default: string } };
+const exportsMap = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports: Record<string, Conditions | string> }).exports;
+const entries = Object.entries(exportsMap).filter((entry): entry is [string, Conditions] => typeof entry[1] !== 'string');
+
+describe('the built package', () => {
+  beforeAll(() => {
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  }, 180_000);
+
+  it('has every file the exports map names', () => {
+    const files = entries.flatMap(([, c]) => [c.import.types, c.import.default, c.require.types, c.require.default]);
+    expect(files.filter((file) => !existsSync(`${root}${file}`))).toEqual([]);
+  });
+
+  it.each(entries.map(([subpath]) => subpath))('"%s" loads with import() and with require()', (subpath) => {
+    const specifier = subpath === '.' ? 'coderline' : `coderline/${subpath.slice(2)}`;
+    // The package resolves itself by name (self-reference through the exports map).
+    const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: root, encoding: 'utf8' });
+    const cjs = execFileSync(process.execPath, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: root, encoding: 'utf8' });
+    expect(esm.trim()).not.toBe('');
+    expect(cjs.trim()).toBe(esm.trim());
+    if (subpath === '.') expect(esm).toMatch(/(^|,)run(,|$)/);
+  });
+});
