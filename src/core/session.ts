@@ -88,14 +88,17 @@ export class Session<P extends string = string> {
   private sessionIdValue: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Until the session has an id: then the coder keeps it per id. */
-  private readonly newSessionMemory: SessionMemory = {};
+  private readonly newSessionMemory: SessionMemory;
   private readonly cwd: string;
 
   constructor(
     private readonly coder: Coder<P>,
     private readonly options: ResolvedOpts,
     private target: SessionTarget,
+    /** A fork starts from its parent's totals: the CLI counts the copied history in the fork's first total. */
+    inherited: SessionMemory = {},
   ) {
+    this.newSessionMemory = { ...inherited };
     this.cwd = options.workingDirectory === coder.options.workingDirectory ? coder.cwd : resolve(options.workingDirectory ?? coder.cwd);
     if (target.kind === 'resume') this.sessionIdValue = target.sessionId;
     else if (target.kind === 'new' && options.sessionId) this.sessionIdValue = options.sessionId;
@@ -138,7 +141,8 @@ export class Session<P extends string = string> {
     await this.queue;
     if (!this.sessionIdValue) throw new CoderError('invalid_options', 'fork() needs a session id: run a turn first', { provider: adapter.name });
     const forkOptions = { ...this.options, ...parseOptions(sharedStartOptsSchema, options, `${adapter.name} fork options`) };
-    return new Session(this.coder, forkOptions, { kind: 'fork', sessionId: this.sessionIdValue });
+    const parentMemory = this.coder.memoryFor(this.sessionIdValue, this.newSessionMemory);
+    return new Session(this.coder, forkOptions, { kind: 'fork', sessionId: this.sessionIdValue }, parentMemory);
   }
 
   private prepare(prompt: string, options: RunOpts | undefined): ResolvedOpts {

@@ -50,6 +50,14 @@ describe('sessions', () => {
     expect(second.events?.find((e) => e.type === 'usage')).toMatchObject({ usage: { inputTokens: 150 } });
     expect((await coder.resume('cum').run('400')).usage.inputTokens).toBe(150);
   });
+
+  it("counts a fork from its parent's total, not from zero", async () => {
+    const coder = createCoder(fakeAdapter({ usageIsCumulative: true }), script([{ out: { type: 'init', sessionId: 'parent' } }, { usageFromPrompt: 1 }, done()]));
+    const parent = coder.start();
+    await parent.run('100');
+    const fork = await parent.fork();
+    expect((await fork.run('160')).usage.inputTokens).toBe(60);
+  });
 });
 
 describe('stream()', () => {
