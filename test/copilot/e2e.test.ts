@@ -276,10 +276,31 @@ describe('copilot end to end (real binary, fake model)', () => {
     expect(cwd).toBeTruthy();
   });
 
-  it('plan mode runs; an unknown agent fails with a clear error', async () => {
-    const { opts } = await setup([{ text: 'Here is a plan.' }]);
+  it("isolation 'strict' keeps the coder's sessions in its own COPILOT_HOME, which resume finds", async () => {
+    const { server, opts } = await setup([{ text: 'First.' }, { text: 'Second.' }]);
+    const env = { ...opts.extraEnv };
+    delete env.COPILOT_HOME;
+    const coder = createCoder(copilotAdapter, { ...opts, extraEnv: env, isolation: 'strict' });
+    cleanups.push(() => coder.close());
+    const first = await coder.start().run('One');
+    expect(first.status).toBe('success');
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(await coder.stateDir(), 'session-state', first.sessionId!))).toBe(true);
+    const second = await coder.resume(first.sessionId!).run('Two');
+    expect(second).toMatchObject({ status: 'success', sessionId: first.sessionId });
+    expect(conversation(server.modelRequests[1])).toContain('First.');
+  });
+
+  it('plan and autopilot modes run; an unknown agent fails with a clear error', async () => {
+    const { server, opts } = await setup([{ text: 'Here is a plan.' }]);
     const plan = await run(copilotAdapter, 'Plan it', { ...opts, permissionPolicy: { mode: 'plan' } });
     expect(plan).toMatchObject({ status: 'success', text: 'Here is a plan.' });
+    expect(server.modelRequests).toHaveLength(1);
+
+    // Autopilot keeps prompting itself to continue (up to its own limit of continuations).
+    const autopilot = await run(copilotAdapter, 'Do it', { ...opts, copilotMode: 'autopilot' });
+    expect(autopilot).toMatchObject({ status: 'success', text: 'Here is a plan.' });
+    expect(server.modelRequests.length).toBeGreaterThan(2);
 
     const agent = await run(copilotAdapter, 'Hello', { ...opts, copilotAgent: 'no-such-agent' });
     expect(agent.status).toBe('error');
