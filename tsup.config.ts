@@ -15,4 +15,6 @@ export default defineConfig({
   target: 'node20',
   sourcemap: true,
   splitting: true,
+  // import.meta.url in the CJS build (the lazy zod loader uses it).
+  shims: true,
 });

@@ -4,7 +4,7 @@ import { createLimiter } from './core/pool.js';
 import { Coder, type Limiter, type OutputOf } from './core/session.js';
 import { parseOptions } from './core/validate.js';
 import type { ProviderName } from './events.js';
-import { oneShotOptsSchema, runOptsSchema, type OneShotOpts, type RunOpts, type SharedStartOpts } from './options.js';
+import { optionSchemas, type OneShotOpts, type RunOpts, type SharedStartOpts } from './options.js';
 import { resolveAdapter, type CliRef } from './registry.js';
 import type { RunResult } from './result.js';
 
@@ -14,6 +14,7 @@ function coderFor<P extends string>(cli: CliRef<P>, options: SharedStartOpts | u
 
 async function runOnce<P extends string, O extends OneShotOpts>(cli: CliRef<P>, prompt: string, options: O | undefined, limiter?: Limiter) {
   const adapter = resolveAdapter(cli);
+  const { oneShotOptsSchema, runOptsSchema } = optionSchemas();
   const all = parseOptions(oneShotOptsSchema, options, `${adapter.name} run options`);
   const runKeys = new Set(Object.keys(runOptsSchema.shape));
   const startPart: Record<string, unknown> = {};
@@ -66,5 +67,5 @@ export type { AdapterSpec, CapabilityTable, FeatureSupport, Invocation, Invocati
 export * from './errors.js';
 export type * from './events.js';
 export type { RunResult, RunStatus } from './result.js';
-export { featureNames, oneShotOptsSchema, runOptsSchema, sharedStartOptsSchema } from './options.js';
+export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
 export type { FeatureName, OneShotOpts, OutputSchema, ReasoningEffort, RunOpts, SharedStartOpts } from './options.js';

@@ -1,12 +1,8 @@
 // The one options schema: TypeScript types, runtime validation and the docs all come from here.
 // Each field's `.describe()` text is what docs/api.md shows.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { loadZod } from './core/zod.js';
 import type { CoderStreamEvent } from './events.js';
-
-const fn = <T extends (...args: never[]) => unknown>(what: string) =>
-  z.custom<T>((value) => typeof value === 'function', { message: `${what} must be a function` });
-
-const stringList = z.array(z.string());
 
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
@@ -14,110 +10,129 @@ export type ReasoningEffort = (typeof reasoningEfforts)[number];
 /** An output schema: a zod schema (typed `output`) or a plain JSON Schema object. */
 export type OutputSchema = z.ZodType | Readonly<Record<string, unknown>>;
 
-const outputSchema = z.custom<OutputSchema>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  { message: 'outputSchema must be a zod schema or a JSON Schema object' },
-);
+function defineSchemas(z: ReturnType<typeof loadZod>) {
+  const fn = <T extends (...args: never[]) => unknown>(what: string) =>
+    z.custom<T>((value) => typeof value === 'function', { message: `${what} must be a function` });
 
-const permissionPolicy = z.strictObject({
-  mode: z.enum(['default', 'plan', 'bypass']).optional().describe('plan: read-only; bypass: no permission checks at all'),
-  allow: stringList.optional().describe('Tools the agent may use without asking'),
-  deny: stringList.optional().describe('Tools the agent must not use'),
-});
+  const stringList = z.array(z.string());
 
-const claudeAgent = z.strictObject({
-  description: z.string(),
-  prompt: z.string(),
-  tools: stringList.optional(),
-  model: z.string().optional(),
-});
+  const outputSchema = z.custom<OutputSchema>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    { message: 'outputSchema must be a zod schema or a JSON Schema object' },
+  );
 
-/** Options the core handles the same way for every CLI; they never need adapter support. */
-const coreFields = {
-  executablePath: z.string().min(1).optional().describe('Path of the CLI executable (default: found on PATH)'),
-  extraEnv: z.record(z.string(), z.string()).optional().describe('Variables added to the CLI environment; empty strings are kept'),
-  unsetEnv: stringList.optional().describe('Variables removed from the CLI environment, after extraEnv'),
-  stallTimeoutMs: z.number().int().positive().optional().describe('Kill the CLI when it prints nothing for this long (default 300000)'),
-  terminalGraceMs: z.number().int().nonnegative().optional().describe('How long the CLI may linger after its final record before it is killed (default 3000)'),
-  maxLineBytes: z.number().int().positive().optional().describe('Longest stdout line accepted; longer lines become an error event (default 32 MiB)'),
-  onRawLine: fn<(line: string) => void>('onRawLine').optional().describe('Called with every stdout line, before translation'),
-  onEvent: fn<(event: CoderStreamEvent) => void>('onEvent').optional().describe('Called with every event as it happens'),
-};
+  const permissionPolicy = z.strictObject({
+    mode: z.enum(['default', 'plan', 'bypass']).optional().describe('plan: read-only; bypass: no permission checks at all'),
+    allow: stringList.optional().describe('Tools the agent may use without asking'),
+    deny: stringList.optional().describe('Tools the agent must not use'),
+  });
 
-/** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
-const adapterStartFields = {
-  model: z.string().min(1).optional().describe('Model id passed to the CLI'),
-  reasoningEffort: z.enum(reasoningEfforts).optional().describe('How hard the model thinks'),
-  workingDirectory: z.string().min(1).optional().describe('The agent works here (default: process.cwd())'),
-  addDirs: stringList.optional().describe('Extra directories the agent may access'),
-  allowedTools: stringList.optional().describe('Tools allowed without asking (same as permissionPolicy.allow)'),
-  permissionPolicy: permissionPolicy.optional(),
-  sessionId: z.string().min(1).optional().describe('Id for a new session, chosen by the caller'),
-  systemPrompt: z.string().optional().describe('Replaces the CLI system prompt'),
-  appendSystemPrompt: z.string().optional().describe('Appended to the CLI system prompt'),
-  // Claude
-  permissionMode: z.enum(['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional().describe('Claude --permission-mode'),
-  settingSources: z.array(z.enum(['user', 'project', 'local'])).optional().describe('Claude --setting-sources'),
-  isolation: z.enum(['none', 'strict']).optional().describe('strict: a private config dir per coder and no user MCP servers'),
-  agents: z.record(z.string(), claudeAgent).optional().describe('Claude --agents'),
-  maxBudgetUsd: z.number().positive().optional().describe('Claude --max-budget-usd'),
-  claudeBare: z.boolean().optional().describe('Claude --bare'),
-  claudeNoSessionPersistence: z.boolean().optional().describe('Claude --no-session-persistence (the session cannot be resumed)'),
-  // Codex
-  codexReasoningEffort: z.enum(reasoningEfforts).optional().describe('Legacy alias of reasoningEffort for Codex'),
-  codexSandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).optional().describe('Codex --sandbox'),
-  codexNetworkAccess: z.boolean().optional().describe('Codex sandbox_workspace_write.network_access'),
-  codexDisablePlugins: z.boolean().optional().describe('Codex --disable plugins'),
-  codexSearch: z.enum(['disabled', 'cached', 'live']).optional().describe('Codex web_search mode'),
-  codexEphemeral: z.boolean().optional().describe('Codex --ephemeral'),
-  codexIgnoreUserConfig: z.boolean().optional().describe('Codex --ignore-user-config'),
-  codexIgnoreRules: z.boolean().optional().describe('Codex --ignore-rules'),
-  codexDangerouslyBypassApprovalsAndSandbox: z.boolean().optional().describe('Codex --dangerously-bypass-approvals-and-sandbox'),
-  codexConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Codex -c key=value overrides (e.g. a model provider)'),
-  codexImages: stringList.optional().describe('Codex --image=FILE, one per image'),
-  // Copilot
-  copilotMode: z.enum(['interactive', 'plan', 'autopilot']).optional().describe('Copilot --mode'),
-  copilotAgent: z.string().optional().describe('Copilot --agent'),
-  copilotAllowUrls: stringList.optional().describe('Copilot --allow-url'),
-  copilotDenyUrls: stringList.optional().describe('Copilot --deny-url'),
-  copilotAvailableTools: stringList.optional().describe('Copilot --available-tools'),
-  copilotExcludedTools: stringList.optional().describe('Copilot --excluded-tools'),
-  copilotAdditionalMcpConfig: z.union([z.string(), z.record(z.string(), z.unknown())]).optional().describe('Copilot --additional-mcp-config'),
-  // Pi
-  piProvider: z.string().optional().describe('Pi --provider'),
-  piModels: stringList.optional().describe('Pi --models'),
-  piNoSession: z.boolean().optional().describe('Pi --no-session'),
-  piSessionDir: z.string().optional().describe('Pi --session-dir'),
-  piNoContextFiles: z.boolean().optional().describe('Pi --no-context-files'),
-  piNoExtensions: z.boolean().optional().describe('Pi --no-extensions'),
-  piNoSkills: z.boolean().optional().describe('Pi --no-skills'),
-  piNoPromptTemplates: z.boolean().optional().describe('Pi --no-prompt-templates'),
-};
+  const claudeAgent = z.strictObject({
+    description: z.string(),
+    prompt: z.string(),
+    tools: stringList.optional(),
+    model: z.string().optional(),
+  });
 
-/** Per-run options that depend on the CLI. */
-const adapterRunFields = {
-  outputSchema: outputSchema.optional().describe('Structured output: the answer is parsed and validated against it'),
-  strictSchema: z.boolean().optional().describe('Require the CLI to enforce outputSchema natively'),
-  streamPartialMessages: z.boolean().optional().describe('Stream text and reasoning deltas as they arrive'),
-  maxTurns: z.number().int().positive().optional().describe('Stop after this many model turns'),
-};
+  /** Options the core handles the same way for every CLI; they never need adapter support. */
+  const coreFields = {
+    executablePath: z.string().min(1).optional().describe('Path of the CLI executable (default: found on PATH)'),
+    extraEnv: z.record(z.string(), z.string()).optional().describe('Variables added to the CLI environment; empty strings are kept'),
+    unsetEnv: stringList.optional().describe('Variables removed from the CLI environment, after extraEnv'),
+    stallTimeoutMs: z.number().int().positive().optional().describe('Kill the CLI when it prints nothing for this long (default 300000)'),
+    terminalGraceMs: z.number().int().nonnegative().optional().describe('How long the CLI may linger after its final record before it is killed (default 3000)'),
+    maxLineBytes: z.number().int().positive().optional().describe('Longest stdout line accepted; longer lines become an error event (default 32 MiB)'),
+    onRawLine: fn<(line: string) => void>('onRawLine').optional().describe('Called with every stdout line, before translation'),
+    onEvent: fn<(event: CoderStreamEvent) => void>('onEvent').optional().describe('Called with every event as it happens'),
+  };
 
-const coreRunFields = {
-  signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { message: 'signal must be an AbortSignal' })
-    .optional().describe('Aborting it stops the CLI and its whole process group'),
-  stallTimeoutMs: coreFields.stallTimeoutMs,
-  onRawLine: coreFields.onRawLine,
-  onEvent: coreFields.onEvent,
-  collectEvents: z.boolean().optional().describe('Keep every event in RunResult.events'),
-};
+  /** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
+  const adapterStartFields = {
+    model: z.string().min(1).optional().describe('Model id passed to the CLI'),
+    reasoningEffort: z.enum(reasoningEfforts).optional().describe('How hard the model thinks'),
+    workingDirectory: z.string().min(1).optional().describe('The agent works here (default: process.cwd())'),
+    addDirs: stringList.optional().describe('Extra directories the agent may access'),
+    allowedTools: stringList.optional().describe('Tools allowed without asking (same as permissionPolicy.allow)'),
+    permissionPolicy: permissionPolicy.optional(),
+    sessionId: z.string().min(1).optional().describe('Id for a new session, chosen by the caller'),
+    systemPrompt: z.string().optional().describe('Replaces the CLI system prompt'),
+    appendSystemPrompt: z.string().optional().describe('Appended to the CLI system prompt'),
+    // Claude
+    permissionMode: z.enum(['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional().describe('Claude --permission-mode'),
+    settingSources: z.array(z.enum(['user', 'project', 'local'])).optional().describe('Claude --setting-sources'),
+    isolation: z.enum(['none', 'strict']).optional().describe('strict: a private config dir per coder and no user MCP servers'),
+    agents: z.record(z.string(), claudeAgent).optional().describe('Claude --agents'),
+    maxBudgetUsd: z.number().positive().optional().describe('Claude --max-budget-usd'),
+    claudeBare: z.boolean().optional().describe('Claude --bare'),
+    claudeNoSessionPersistence: z.boolean().optional().describe('Claude --no-session-persistence (the session cannot be resumed)'),
+    // Codex
+    codexReasoningEffort: z.enum(reasoningEfforts).optional().describe('Legacy alias of reasoningEffort for Codex'),
+    codexSandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).optional().describe('Codex --sandbox'),
+    codexNetworkAccess: z.boolean().optional().describe('Codex sandbox_workspace_write.network_access'),
+    codexDisablePlugins: z.boolean().optional().describe('Codex --disable plugins'),
+    codexSearch: z.enum(['disabled', 'cached', 'live']).optional().describe('Codex web_search mode'),
+    codexEphemeral: z.boolean().optional().describe('Codex --ephemeral'),
+    codexIgnoreUserConfig: z.boolean().optional().describe('Codex --ignore-user-config'),
+    codexIgnoreRules: z.boolean().optional().describe('Codex --ignore-rules'),
+    codexDangerouslyBypassApprovalsAndSandbox: z.boolean().optional().describe('Codex --dangerously-bypass-approvals-and-sandbox'),
+    codexConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Codex -c key=value overrides (e.g. a model provider)'),
+    codexImages: stringList.optional().describe('Codex --image=FILE, one per image'),
+    // Copilot
+    copilotMode: z.enum(['interactive', 'plan', 'autopilot']).optional().describe('Copilot --mode'),
+    copilotAgent: z.string().optional().describe('Copilot --agent'),
+    copilotAllowUrls: stringList.optional().describe('Copilot --allow-url'),
+    copilotDenyUrls: stringList.optional().describe('Copilot --deny-url'),
+    copilotAvailableTools: stringList.optional().describe('Copilot --available-tools'),
+    copilotExcludedTools: stringList.optional().describe('Copilot --excluded-tools'),
+    copilotAdditionalMcpConfig: z.union([z.string(), z.record(z.string(), z.unknown())]).optional().describe('Copilot --additional-mcp-config'),
+    // Pi
+    piProvider: z.string().optional().describe('Pi --provider'),
+    piModels: stringList.optional().describe('Pi --models'),
+    piNoSession: z.boolean().optional().describe('Pi --no-session'),
+    piSessionDir: z.string().optional().describe('Pi --session-dir'),
+    piNoContextFiles: z.boolean().optional().describe('Pi --no-context-files'),
+    piNoExtensions: z.boolean().optional().describe('Pi --no-extensions'),
+    piNoSkills: z.boolean().optional().describe('Pi --no-skills'),
+    piNoPromptTemplates: z.boolean().optional().describe('Pi --no-prompt-templates'),
+  };
 
-export const sharedStartOptsSchema = z.strictObject({ ...coreFields, ...adapterStartFields });
-export const runOptsSchema = z.strictObject({ ...coreRunFields, ...adapterRunFields });
-export const oneShotOptsSchema = z.strictObject({ ...coreFields, ...adapterStartFields, ...coreRunFields, ...adapterRunFields });
+  /** Per-run options that depend on the CLI. */
+  const adapterRunFields = {
+    outputSchema: outputSchema.optional().describe('Structured output: the answer is parsed and validated against it'),
+    strictSchema: z.boolean().optional().describe('Require the CLI to enforce outputSchema natively'),
+    streamPartialMessages: z.boolean().optional().describe('Stream text and reasoning deltas as they arrive'),
+    maxTurns: z.number().int().positive().optional().describe('Stop after this many model turns'),
+  };
 
-export type SharedStartOpts = z.input<typeof sharedStartOptsSchema>;
-export type RunOpts = z.input<typeof runOptsSchema>;
-export type OneShotOpts = z.input<typeof oneShotOptsSchema>;
+  const coreRunFields = {
+    signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { message: 'signal must be an AbortSignal' })
+      .optional().describe('Aborting it stops the CLI and its whole process group'),
+    stallTimeoutMs: coreFields.stallTimeoutMs,
+    onRawLine: coreFields.onRawLine,
+    onEvent: coreFields.onEvent,
+    collectEvents: z.boolean().optional().describe('Keep every event in RunResult.events'),
+  };
+
+  return {
+    sharedStartOptsSchema: z.strictObject({ ...coreFields, ...adapterStartFields }),
+    runOptsSchema: z.strictObject({ ...coreRunFields, ...adapterRunFields }),
+    oneShotOptsSchema: z.strictObject({ ...coreFields, ...adapterStartFields, ...coreRunFields, ...adapterRunFields }),
+    adapterStartFields,
+    adapterRunFields,
+  };
+}
+
+type Schemas = ReturnType<typeof defineSchemas>;
+let schemas: Schemas | undefined;
+
+/** The zod schemas of the options (built on first use). `.shape[key].description` documents each key. */
+export function optionSchemas(): Pick<Schemas, 'sharedStartOptsSchema' | 'runOptsSchema' | 'oneShotOptsSchema'> {
+  return (schemas ??= defineSchemas(loadZod()));
+}
+
+export type SharedStartOpts = z.input<Schemas['sharedStartOptsSchema']>;
+export type RunOpts = z.input<Schemas['runOptsSchema']>;
+export type OneShotOpts = z.input<Schemas['oneShotOptsSchema']>;
 /** Everything one run is given: the coder's and session's defaults merged with the run's own options. */
 export type ResolvedOpts = OneShotOpts;
 
@@ -125,22 +140,27 @@ export type ResolvedOpts = OneShotOpts;
  * The names a capability table is keyed by: every adapter-dependent option, with the permission
  * policy split into the parts a CLI may support separately.
  */
-export const featureNames = [
-  ...Object.keys(adapterStartFields).filter((key) => key !== 'permissionPolicy'),
-  'permissionPolicy.mode=plan',
-  'permissionPolicy.mode=bypass',
-  'permissionPolicy.allow',
-  'permissionPolicy.deny',
-  ...Object.keys(adapterRunFields),
-] as readonly string[];
+let features: readonly string[] | undefined;
+export function featureNames(): readonly string[] {
+  schemas ??= defineSchemas(loadZod());
+  features ??= [
+    ...Object.keys(schemas.adapterStartFields).filter((key) => key !== 'permissionPolicy'),
+    'permissionPolicy.mode=plan',
+    'permissionPolicy.mode=bypass',
+    'permissionPolicy.allow',
+    'permissionPolicy.deny',
+    ...Object.keys(schemas.adapterRunFields),
+  ];
+  return features;
+}
 
 export type FeatureName =
-  | Exclude<keyof typeof adapterStartFields, 'permissionPolicy'>
+  | Exclude<keyof Schemas['adapterStartFields'], 'permissionPolicy'>
   | 'permissionPolicy.mode=plan'
   | 'permissionPolicy.mode=bypass'
   | 'permissionPolicy.allow'
   | 'permissionPolicy.deny'
-  | keyof typeof adapterRunFields;
+  | keyof Schemas['adapterRunFields'];
 
 /** The features a set of options asks for (options left undefined or false ask for nothing). */
 export function requestedFeatures(opts: ResolvedOpts): FeatureName[] {
@@ -152,7 +172,7 @@ export function requestedFeatures(opts: ResolvedOpts): FeatureName[] {
       if (policy.mode === 'plan' || policy.mode === 'bypass') used.push(`permissionPolicy.mode=${policy.mode}`);
       if (policy.allow?.length) used.push('permissionPolicy.allow');
       if (policy.deny?.length) used.push('permissionPolicy.deny');
-    } else if (featureNames.includes(key)) {
+    } else if (featureNames().includes(key)) {
       used.push(key as FeatureName);
     }
   }

@@ -1,7 +1,8 @@
 // Structured output: a zod schema or a JSON Schema object, turned into JSON Schema for the CLI and
 // used to validate what the model produced.
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { OutputSchema } from '../options.js';
+import { loadZod } from './zod.js';
 
 function isZodSchema(schema: OutputSchema): schema is z.ZodType {
   return typeof (schema as { safeParse?: unknown }).safeParse === 'function';
@@ -9,7 +10,7 @@ function isZodSchema(schema: OutputSchema): schema is z.ZodType {
 
 export function toJsonSchema(schema: OutputSchema): Record<string, unknown> {
   if (!isZodSchema(schema)) return { ...schema };
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
+  const json = loadZod().toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }
@@ -27,7 +28,7 @@ export function parseJsonAnswer(text: string): { ok: true; value: unknown } | { 
 export type Validation = { ok: true; value: unknown } | { ok: false; issues: string[] };
 
 export function validateOutput(schema: OutputSchema, value: unknown): Validation {
-  const zodSchema = isZodSchema(schema) ? schema : z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  const zodSchema = isZodSchema(schema) ? schema : loadZod().fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   const parsed = zodSchema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   return {

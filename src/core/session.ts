@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
-import { runOptsSchema, sharedStartOptsSchema, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../options.js';
+import { optionSchemas, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { EventStream } from './event-stream.js';
@@ -36,7 +36,7 @@ export class Coder<P extends string = string> {
 
   constructor(adapter: AdapterSpec<P>, options: SharedStartOpts | undefined, readonly limiter: Limiter = unlimited) {
     this.adapter = adapter;
-    this.options = parseOptions(sharedStartOptsSchema, options, `${adapter.name} coder options`);
+    this.options = parseOptions(optionSchemas().sharedStartOptsSchema, options, `${adapter.name} coder options`);
     this.cwd = resolve(this.options.workingDirectory ?? process.cwd());
     checkSupport(adapter, this.options, { kind: 'new' });
   }
@@ -79,7 +79,7 @@ export class Coder<P extends string = string> {
   }
 
   private sessionOptions(options: SharedStartOpts | undefined): ResolvedOpts {
-    const parsed = parseOptions(sharedStartOptsSchema, options, `${this.adapter.name} session options`);
+    const parsed = parseOptions(optionSchemas().sharedStartOptsSchema, options, `${this.adapter.name} session options`);
     return { ...this.options, ...parsed };
   }
 }
@@ -140,14 +140,14 @@ export class Session<P extends string = string> {
     }
     await this.queue;
     if (!this.sessionIdValue) throw new CoderError('invalid_options', 'fork() needs a session id: run a turn first', { provider: adapter.name });
-    const forkOptions = { ...this.options, ...parseOptions(sharedStartOptsSchema, options, `${adapter.name} fork options`) };
+    const forkOptions = { ...this.options, ...parseOptions(optionSchemas().sharedStartOptsSchema, options, `${adapter.name} fork options`) };
     const parentMemory = this.coder.memoryFor(this.sessionIdValue, this.newSessionMemory);
     return new Session(this.coder, forkOptions, { kind: 'fork', sessionId: this.sessionIdValue }, parentMemory);
   }
 
   private prepare(prompt: string, options: RunOpts | undefined): ResolvedOpts {
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
-    const runOpts = parseOptions(runOptsSchema, options, `${this.coder.adapter.name} run options`);
+    const runOpts = parseOptions(optionSchemas().runOptsSchema, options, `${this.coder.adapter.name} run options`);
     const opts: ResolvedOpts = { ...this.options, ...runOpts };
     checkSupport(this.coder.adapter, opts, this.target);
     return opts;
