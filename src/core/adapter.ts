@@ -72,6 +72,15 @@ export interface VersionRange {
   testedMax: string;
 }
 
+/** What adapters.md says about a CLI beyond its capability table. */
+export interface AdapterDocs {
+  /** The command line the adapter runs (the prompt always goes on stdin). */
+  invocation: string;
+  sessions: { resume: string; resumeLatest: string; fork: string };
+  /** Facts about the binary a user should know, e.g. where it differs from its own docs. */
+  notes: string[];
+}
+
 export interface AdapterSpec<P extends string = string> {
   name: P;
   /** Executable looked up on PATH when `executablePath` is not given. */
@@ -89,6 +98,7 @@ export interface AdapterSpec<P extends string = string> {
   usageIsCumulative?: boolean;
   /** Whether `fork()` is possible (it is a feature of sessions, not an option). */
   canFork: boolean;
+  docs?: AdapterDocs;
   buildInvocation(ctx: InvocationContext): Promise<Invocation> | Invocation;
   /**
    * A better error for a failed exit than the generic one, when the CLI's stderr says why

@@ -3,6 +3,7 @@ import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 import { buildClaudeInvocation, bypassAsRootMessage, validateClaudeOptions } from './argv.js';
 import { claudeCapabilities, claudeInsteadHints } from './capabilities.js';
+import { claudeDocs } from './docs.js';
 import { createClaudeTranslator } from './translate.js';
 
 /** Failures the CLI explains only on stderr, before any stdout record. */
@@ -29,6 +30,7 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   validate: validateClaudeOptions,
   // `result.usage` and `total_cost_usd` cover this process only, also after --resume.
   usageIsCumulative: false,
+  docs: claudeDocs,
   canFork: true,
   buildInvocation: buildClaudeInvocation,
   explainExit: explainClaudeExit,

@@ -4,6 +4,7 @@ import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { buildCodexInvocation } from './argv.js';
 import { codexCapabilities, codexInsteadHints } from './capabilities.js';
+import { codexDocs } from './docs.js';
 import { explainCodexExit } from './exit.js';
 import { createCodexTranslator } from './translate.js';
 
@@ -36,6 +37,7 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   validate: validateCodexOpts,
   // turn.completed.usage is summed over the whole thread, across `exec resume` runs.
   usageIsCumulative: true,
+  docs: codexDocs,
   canFork: true,
   buildInvocation: buildCodexInvocation,
   explainExit: explainCodexExit,

@@ -3,6 +3,7 @@
 import type { AdapterSpec } from '../../core/adapter.js';
 import { buildCopilotInvocation, validateCopilotOptions } from './argv.js';
 import { copilotCapabilities, copilotInsteadHints } from './capabilities.js';
+import { copilotDocs } from './docs.js';
 import { explainCopilotExit } from './exit.js';
 import { createCopilotTranslator } from './translate.js';
 
@@ -18,6 +19,7 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   validate: validateCopilotOptions,
   // The `result` record counts this process only; it has no token counts at all (see translate.ts).
   usageIsCumulative: false,
+  docs: copilotDocs,
   canFork: false,
   buildInvocation: buildCopilotInvocation,
   explainExit: explainCopilotExit,

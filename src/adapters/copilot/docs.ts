@@ -1,0 +1,20 @@
+// What adapters.md says about the Copilot CLI beyond the capability table (verified on 1.0.102).
+import type { AdapterDocs } from '../../core/adapter.js';
+
+export const copilotDocs: AdapterDocs = {
+  invocation: 'copilot --output-format json --no-ask-user …  (prompt on stdin, no -p)',
+  sessions: {
+    resume: '--resume=<id>',
+    resumeLatest: '--continue',
+    fork: 'not supported (FeatureNotSupportedError)',
+  },
+  notes: [
+    'The prompt goes on stdin: with `-p` absent the CLI reads piped stdin as the prompt.',
+    '`--reasoning-effort` is the documented flag (`--effort` is a hidden alias); all seven levels are accepted.',
+    'The process exit code is the truth: after SIGINT/SIGTERM the `result` record still says `exitCode: 0`.',
+    'The CLI reports no token counts (only premium requests, in `extra`), so token usage is 0.',
+    'Retries repeat the turn\'s deltas: a `message` event with `reset: true` tells delta consumers to start over; `RunResult.text` comes from the final messages.',
+    '`copilot` on PATH is a Node launcher that runs the real binary as a child: only a process-group kill stops both.',
+    'With `--available-tools`, `--excluded-tools` is ignored.',
+  ],
+};
