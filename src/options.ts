@@ -53,7 +53,7 @@ function defineSchemas(z: ReturnType<typeof loadZod>) {
     workingDirectory: z.string().min(1).optional().describe('The agent works here (default: process.cwd())'),
     addDirs: stringList.optional().describe('Extra directories the agent may access'),
     allowedTools: stringList.optional().describe('Tools allowed without asking (same as permissionPolicy.allow)'),
-    permissionPolicy: permissionPolicy.optional(),
+    permissionPolicy: permissionPolicy.optional().describe('Permissions in one place: a mode, plus tools to allow or deny'),
     sessionId: z.string().min(1).optional().describe('Id for a new session, chosen by the caller'),
     systemPrompt: z.string().optional().describe('Replaces the CLI system prompt'),
     appendSystemPrompt: z.string().optional().describe('Appended to the CLI system prompt'),
