@@ -1,0 +1,172 @@
+// Every shared option of the SDK as a command-line flag, derived from the options schema so a new
+// option becomes a flag without touching the command: `maxTurns` → `--max-turns`, and so on.
+import { optionSchemas } from '../index.js';
+import { UsageError } from './usage-error.js';
+
+/** How a flag's text becomes an option value. */
+export type FlagKind =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  /** Repeatable; each value may also hold several comma-separated items. */
+  | 'list'
+  /** Repeatable `KEY=VALUE`; values stay strings. */
+  | 'pairs'
+  /** Repeatable `KEY=VALUE`; `true`, `false` and numbers become JSON values. */
+  | 'typed-pairs'
+  /** One JSON text. */
+  | 'json';
+
+export interface OptionFlag {
+  /** The flag without dashes, e.g. `max-turns`. */
+  flag: string;
+  /** The option key it sets, e.g. `maxTurns`. */
+  key: string;
+  kind: FlagKind;
+  choices?: readonly string[];
+  description: string;
+}
+
+/** Short names for the options a user types most. */
+export const flagAliases: Readonly<Record<string, string>> = {
+  effort: 'reasoningEffort',
+  cwd: 'workingDirectory',
+};
+
+interface SchemaNode {
+  _zod: { def: { type: string; element?: SchemaNode; valueType?: SchemaNode; innerType?: SchemaNode; entries?: Record<string, string> } };
+  description?: string;
+}
+
+const kebab = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+function unwrapOptional(node: SchemaNode): SchemaNode {
+  return node._zod.def.type === 'optional' && node._zod.def.innerType ? node._zod.def.innerType : node;
+}
+
+function kindOf(node: SchemaNode): FlagKind | undefined {
+  const def = node._zod.def;
+  switch (def.type) {
+    case 'string':
+    case 'enum':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+      return 'list';
+    case 'record': {
+      const value = def.valueType?._zod.def.type;
+      if (value === 'string') return 'pairs';
+      return value === 'union' ? 'typed-pairs' : 'json';
+    }
+    case 'union':
+      // copilotAdditionalMcpConfig: a path or JSON text, which the adapter passes on as given.
+      return 'string';
+    default:
+      // Functions, the AbortSignal, outputSchema and permissionPolicy: the command's own flags cover them.
+      return undefined;
+  }
+}
+
+function choicesOf(node: SchemaNode): readonly string[] | undefined {
+  const def = node._zod.def;
+  const target = def.type === 'array' && def.element ? def.element._zod.def : def;
+  return target.type === 'enum' && target.entries ? Object.values(target.entries) : undefined;
+}
+
+let derived: OptionFlag[] | undefined;
+
+/** One flag per schema option that a command line can express. */
+export function optionFlags(): readonly OptionFlag[] {
+  derived ??= Object.entries(optionSchemas().oneShotOptsSchema.shape).flatMap(([key, schema]) => {
+    const node = unwrapOptional(schema as unknown as SchemaNode);
+    const kind = kindOf(node);
+    if (!kind) return [];
+    const choices = choicesOf(node);
+    const description = (schema as unknown as SchemaNode).description ?? node.description ?? '';
+    return [{ flag: kebab(key), key, kind, description, ...(choices ? { choices } : {}) }];
+  });
+  return derived;
+}
+
+/** The `node:util` parseArgs configuration of the option flags (aliases included). */
+export function optionFlagConfig(): Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> {
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  for (const option of optionFlags()) {
+    const multiple = option.kind === 'list' || option.kind === 'pairs' || option.kind === 'typed-pairs';
+    config[option.flag] = { type: option.kind === 'boolean' ? 'boolean' : 'string', ...(multiple ? { multiple } : {}) };
+  }
+  for (const [alias, key] of Object.entries(flagAliases)) {
+    const target = optionFlags().find((option) => option.key === key);
+    if (target) config[alias] = config[target.flag]!;
+  }
+  return config;
+}
+
+function parsePair(flag: string, text: string): [string, string] {
+  const at = text.indexOf('=');
+  if (at <= 0) throw new UsageError(`--${flag} expects KEY=VALUE, got "${text}"`, `Example: --${flag} NAME=value (repeat the flag for more).`);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
+function typedValue(text: string): string | number | boolean {
+  if (text === 'true' || text === 'false') return text === 'true';
+  return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+}
+
+function convert(option: OptionFlag, raw: string | boolean | Array<string | boolean>): unknown {
+  const texts = (Array.isArray(raw) ? raw : [raw]).map(String);
+  const last = texts.at(-1) ?? '';
+  switch (option.kind) {
+    case 'boolean':
+      return texts.includes('true');
+    case 'number': {
+      const value = Number(last);
+      if (last.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${option.flag} expects a number, got "${last}"`, `Example: --${option.flag} 10`);
+      return value;
+    }
+    case 'list': {
+      const items = texts.flatMap((text) => text.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+      const wrong = items.find((item) => option.choices && !option.choices.includes(item));
+      if (wrong !== undefined) throw new UsageError(`--${option.flag} takes ${option.choices?.join(', ')}; got "${wrong}"`, `Example: --${option.flag} ${option.choices?.join(',')}`);
+      return items;
+    }
+    case 'pairs':
+      return Object.fromEntries(texts.map((text) => parsePair(option.flag, text)));
+    case 'typed-pairs':
+      return Object.fromEntries(texts.map((text) => {
+        const [name, value] = parsePair(option.flag, text);
+        return [name, typedValue(value)];
+      }));
+    case 'json':
+      try {
+        return JSON.parse(last) as unknown;
+      } catch {
+        throw new UsageError(`--${option.flag} expects JSON, got "${last}"`, `Quote the JSON for your shell, e.g. --${option.flag} '{"name": {...}}'`);
+      }
+    case 'string':
+      if (option.choices && !option.choices.includes(last)) {
+        throw new UsageError(`--${option.flag} must be one of ${option.choices.join(', ')}; got "${last}"`, `Example: --${option.flag} ${option.choices[0] ?? ''}`);
+      }
+      return last;
+  }
+}
+
+/** The SDK options set by the parsed flags (flags not given are left out). */
+export function optionsFromFlags(values: Readonly<Record<string, string | boolean | Array<string | boolean> | undefined>>): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const option of optionFlags()) {
+    const alias = Object.keys(flagAliases).find((name) => flagAliases[name] === option.key);
+    const given = [values[option.flag], alias === undefined ? undefined : values[alias]].filter((value) => value !== undefined);
+    if (given.length === 0) continue;
+    options[option.key] = convert(option, given.flat() as Array<string | boolean>);
+  }
+  return options;
+}
+
+/** The flag that sets an option key, for error messages that speak in flags. */
+export function flagForKey(key: string): string | undefined {
+  return optionFlags().find((option) => option.key === key)?.flag;
+}

@@ -1,0 +1,74 @@
+// `coderline replay FILE`: the events a recording translates to, through the adapter's pure
+// translator. Deterministic: every event gets ts 0, so two replays print the same bytes.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { CoderStreamEvent, ProviderName, TranslatedEvent } from '../index.js';
+import { builtInAdapters } from '../registry.js';
+import { describeEvent } from './progress.js';
+import { parseRecording, type RecordingHeader } from './recording.js';
+import { PROVIDERS } from './run-args.js';
+import { UsageError } from './usage-error.js';
+
+export const replayFlags = {
+  cli: { type: 'string', description: 'The CLI that printed the lines; needed only for a file without a coderline header' },
+  pretty: { type: 'boolean', description: 'One readable line per event instead of JSON lines' },
+  verbose: { type: 'boolean', short: 'v', description: 'With --pretty: messages, reasoning and stderr too' },
+  help: { type: 'boolean', short: 'h', description: 'Show this help' },
+} as const;
+
+/** Translates raw stdout lines the way a live run does: blank lines skipped, non-JSON lines kept as progress. */
+export function replayLines(cli: ProviderName, lines: readonly string[], header?: Pick<RecordingHeader, 'opts' | 'session'>): CoderStreamEvent<string>[] {
+  const adapter = builtInAdapters[cli];
+  const translator = adapter.createTranslator({ opts: header?.opts ?? {}, session: header?.session ?? { kind: 'new' } });
+  const stamp = (event: TranslatedEvent) => ({ ...event, provider: cli, ts: 0 }) as CoderStreamEvent<string>;
+  return lines.flatMap((line) => {
+    if (line.trim() === '') return [];
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return [stamp({ type: 'progress', kind: 'unknown', subtype: 'non_json', message: line, raw: line })];
+    }
+    try {
+      return translator.translate(record).map(stamp);
+    } catch (error) {
+      return [stamp({ type: 'error', code: 'protocol', fatal: false, message: `could not translate a ${cli} record: ${String(error)}`, raw: record })];
+    }
+  });
+}
+
+export async function replayCommand(argv: readonly string[]): Promise<number | 'help'> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: replayFlags, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0] ?? String(error), 'Run `coderline replay --help`.');
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0) throw new UsageError('replay takes exactly one recording file', 'Example: coderline replay run.jsonl');
+
+  let content: string;
+  try {
+    content = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 'Pass a file written by `coderline record -o FILE`.');
+  }
+  const { header, lines } = parseRecording(content);
+  const cli = values.cli ?? header?.cli;
+  if (cli === undefined) throw new UsageError(`"${file}" has no coderline header, so the CLI is unknown`, `Say which CLI printed it: --cli ${PROVIDERS.join('|')}`);
+  if (!(PROVIDERS as readonly string[]).includes(cli)) throw new UsageError(`unknown CLI "${cli}"`, `--cli takes one of ${PROVIDERS.join(', ')}.`);
+  if (header && values.cli !== undefined && values.cli !== header.cli) {
+    throw new UsageError(`--cli ${values.cli} contradicts the recording, which is from ${header.cli}`, 'Leave --cli out for files with a header.');
+  }
+
+  for (const event of replayLines(cli as ProviderName, lines, header)) {
+    if (!values.pretty) process.stdout.write(`${JSON.stringify(event)}\n`);
+    else {
+      const line = describeEvent(event, values.verbose === true) ?? (event.type === 'done' ? `done: ${event.status}${event.text ? ` — ${event.text}` : ''}` : undefined);
+      if (line !== undefined) process.stdout.write(`${line}\n`);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,26 @@
+// A mistake in the command line: reported with what was wrong and how to fix it, exit code 2.
+
+export class UsageError extends Error {
+  /** What to do instead (e.g. which help page to read). */
+  readonly hint: string;
+  constructor(message: string, hint: string) {
+    super(message);
+    this.name = 'UsageError';
+    this.hint = hint;
+  }
+}
+
+/**
+ * The known name that most looks like a mistyped one: the longest shared prefix (at least three
+ * characters) wins, then a name that contains the typed one.
+ */
+export function closestName(typed: string, known: readonly string[]): string | undefined {
+  const shared = (name: string) => {
+    let length = 0;
+    while (length < name.length && name[length] === typed[length]) length += 1;
+    return length;
+  };
+  const best = [...known].sort((a, b) => shared(b) - shared(a))[0];
+  if (best !== undefined && shared(best) >= Math.min(3, typed.length)) return best;
+  return known.find((name) => name.includes(typed) || typed.includes(name));
+}
