@@ -11,7 +11,7 @@ import { createCoder, run } from '../../src/index.js';
 import { startFakeChat, type FakeChatServer } from '../../src/testing/openai-chat.js';
 import { createPiEnv, type PiEnv, type PiRetrySettings } from '../../src/testing/pi-env.js';
 import type { RecordedRequest, Script } from '../../src/testing/script.js';
-import { isGroupAlive } from '../support/processes.js';
+import { isGroupAlive, pidsMatching } from '../support/processes.js';
 
 interface Setup {
   server: FakeChatServer;
@@ -180,6 +180,42 @@ describe('pi end to end (real binary, fake model)', () => {
     expect(result.status).toBe('cancelled');
     expect(result.error?.code).toBe('aborted');
     expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  // KNOWN CORE GAP, kept visible with it.fails: pi runs bash detached (its own session), and only
+  // cleans it up on SIGTERM/SIGHUP. The core's abort sends SIGINT first, which kills pi at once and
+  // leaves the command running. When the core aborts with SIGTERM first (or also kills detached
+  // descendants), this test passes and `it.fails` must become `it`.
+  it.fails('abort during a running bash command: the command is stopped too', async () => {
+    const marker = `coderline-pi-sleep-${process.pid}`;
+    cleanups.push(async () => {
+      for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
+    });
+    const { env, cwd } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
+    const controller = new AbortController();
+    const result = await run(piAdapter, 'Sleep.', {
+      ...env.opts,
+      workingDirectory: cwd,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'tool_use') setTimeout(() => controller.abort(), 300);
+      },
+    });
+    expect(result.status).toBe('cancelled');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+    await waitFor(() => pidsMatching(marker).length === 0, 3_000);
+  });
+
+  it('stall during a running bash command: pi gets SIGTERM and stops the command itself', async () => {
+    const marker = `coderline-pi-stall-${process.pid}`;
+    cleanups.push(async () => {
+      for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
+    });
+    const { env, cwd } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
+    const result = await run(piAdapter, 'Sleep.', { ...env.opts, workingDirectory: cwd, stallTimeoutMs: 1_500 });
+    expect(result.status).toBe('stalled');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+    await waitFor(() => pidsMatching(marker).length === 0, 3_000);
   });
 
   it('sessions: a second turn resumes, resumeLatest continues, fork copies the history into a new id', async () => {

@@ -4,6 +4,7 @@ import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
 import { piCapabilities, piInsteadHints } from './capabilities.js';
+import { piDocs } from './docs.js';
 import { createPiTranslator } from './translate.js';
 
 /** Failed exits whose stderr says why. pi exits 1 on these before any JSON line. */
@@ -16,6 +17,8 @@ export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: strin
       message: `this pi does not know ${unknownOption[1]} (it is a pi 1.x flag); upgrade to @earendil-works/pi-coding-agent`,
     };
   }
+  const noSession = /No session found matching '([^']*)'/.exec(stderr);
+  if (noSession) return { code: 'invalid_options', message: `pi found no session "${noSession[1]}" in its session dir (resume and fork look in --session-dir / the agent dir, per working directory)` };
   if (/No API key found/i.test(stderr)) return { code: 'auth', message: 'pi has no API key for the selected model' };
   // pi 1.x on Node < 22.19 dies while loading: `node:module` lacks `enableCompileCache`.
   if (/enableCompileCache|does not provide an export named|requires Node/i.test(stderr)) {
@@ -34,7 +37,9 @@ export const piAdapter: AdapterSpec<'pi'> = {
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/m.exec(output)?.[1],
   capabilities: piCapabilities,
   insteadHints: piInsteadHints,
+  // Each assistant message_end carries that model call's usage only.
   usageIsCumulative: false,
+  docs: piDocs,
   canFork: true,
   buildInvocation: buildPiInvocation,
   explainExit: explainPiExit,
