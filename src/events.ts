@@ -13,8 +13,33 @@ export interface Usage {
   costUsd?: number;
 }
 
-/** Provider-specific details that have no normalized field. Keys vary by CLI and version. */
-export type EventExtra = Readonly<Record<string, unknown>>;
+/**
+ * The `extra` keys each adapter sets, as the CLI printed them (values are not normalized, hence
+ * `unknown`). Other keys may appear; the full record is always in `raw`.
+ */
+export interface ProviderExtraMap {
+  claude: {
+    subtype?: unknown;
+    mcpServers?: unknown;
+    permissionMode?: unknown;
+    claudeCodeVersion?: unknown;
+    apiKeySource?: unknown;
+    numTurns?: unknown;
+    durationMs?: unknown;
+    durationApiMs?: unknown;
+    stopReason?: unknown;
+    terminalReason?: unknown;
+    permissionDenials?: unknown;
+  };
+  codex: { exitCode?: unknown };
+  copilot: { exitCode?: unknown; errorCode?: unknown; refused?: boolean; errorType?: unknown; aborted?: boolean; premiumRequests?: unknown };
+  pi: { parentSession?: unknown; toolCallId?: unknown; toolName?: unknown; details?: unknown; durationMs?: unknown; attempt?: unknown; maxAttempts?: unknown; delayMs?: unknown; success?: unknown };
+}
+
+/** Provider-specific details that have no normalized field, typed by CLI where it is known. */
+export type EventExtra<P extends string = string> = Readonly<
+  (P extends keyof ProviderExtraMap ? ProviderExtraMap[P] : unknown) & Record<string, unknown>
+>;
 
 interface EventBase<P extends string> {
   provider: P;
@@ -22,7 +47,7 @@ interface EventBase<P extends string> {
   ts: number;
   /** The parsed record this event came from (the raw text for lines that were not JSON). */
   raw: unknown;
-  extra?: EventExtra;
+  extra?: EventExtra<P>;
 }
 
 export interface InitEvent<P extends string = ProviderName> extends EventBase<P> {
