@@ -42,10 +42,14 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   }
 }
 
-try {
-  process.exitCode = await dispatch(process.argv.slice(2));
-} catch (error) {
-  const hint = error instanceof UsageError ? `\n${error.hint}` : '';
-  process.stderr.write(`coderline: ${error instanceof Error ? error.message : String(error)}${hint}\n`);
-  process.exitCode = exitCodeForError(error);
-}
+// No top-level await: the build also emits this entry as CommonJS.
+dispatch(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const hint = error instanceof UsageError ? `\n${error.hint}` : '';
+    process.stderr.write(`coderline: ${error instanceof Error ? error.message : String(error)}${hint}\n`);
+    process.exitCode = exitCodeForError(error);
+  },
+);
