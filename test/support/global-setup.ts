@@ -13,7 +13,9 @@ const root = join(import.meta.dirname, '..', '..');
 function installNode22ForPi(): void {
   const dir = join(root, 'test', 'runtime', 'node22');
   if (existsSync(join(dir, 'node_modules', 'node', 'bin', 'node'))) return;
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Under `npm test`, npm_config_* variables (e.g. the root's local prefix) would redirect this npm.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export default async function setup(): Promise<void> {
