@@ -50,6 +50,20 @@ function toolOutput(result: PiToolResult | undefined): unknown {
   return blocks.every((block) => block.type === 'text') ? textOf(blocks) : result;
 }
 
+/** The error event for a failed assistant message; `fatal` once pi has given up on it. */
+function failureEvent(message: PiMessage, fatal: boolean, raw: unknown): TranslatedEvent {
+  const text = message.errorMessage ?? `pi stopped with stopReason "${message.stopReason}"`;
+  const httpStatus = httpStatusOf(message.errorMessage);
+  return {
+    type: 'error',
+    code: message.stopReason === 'aborted' ? 'aborted' : classifyApiError(httpStatus, text, 'server'),
+    message: text,
+    fatal,
+    ...(httpStatus === undefined ? {} : { httpStatus }),
+    raw,
+  };
+}
+
 interface Outcome {
   failed: boolean;
   message?: PiMessage;
@@ -78,20 +92,7 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
     done = true;
     retryPending = false;
     const events: TranslatedEvent[] = [];
-    const message = last.message;
-    const stop = message?.stopReason;
-    if (last.failed && message) {
-      const errorMessage = message.errorMessage ?? `pi stopped with stopReason "${stop}"`;
-      const httpStatus = httpStatusOf(message.errorMessage);
-      events.push({
-        type: 'error',
-        code: stop === 'aborted' ? 'aborted' : classifyApiError(httpStatus, errorMessage, 'server'),
-        message: errorMessage,
-        fatal: true,
-        ...(httpStatus === undefined ? {} : { httpStatus }),
-        raw,
-      });
-    }
+    if (last.failed && last.message) events.push(failureEvent(last.message, true, raw));
     events.push({
       type: 'done',
       status: last.failed ? 'error' : 'success',
@@ -115,15 +116,7 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
     last = { failed: stop === 'error' || stop === 'aborted', message };
     if (stop === 'error') {
       // Not fatal yet: pi may retry. The run's outcome is decided when pi ends the run.
-      const httpStatus = httpStatusOf(message.errorMessage);
-      events.push({
-        type: 'error',
-        code: classifyApiError(httpStatus, message.errorMessage, 'server'),
-        message: message.errorMessage ?? 'model call failed',
-        fatal: false,
-        ...(httpStatus === undefined ? {} : { httpStatus }),
-        raw: record,
-      });
+      events.push(failureEvent(message, false, record));
     } else if (stop === 'length') {
       events.push({ type: 'progress', kind: 'warning', subtype: 'message_end/length', message: 'the answer was cut at the output token limit', raw: record });
     }
