@@ -1,0 +1,50 @@
+// Everything a bench process runs is plain JS built here first: coderline bundled exactly as the
+// package builds it (tsup, same options, ESM), and the bench programs themselves. Running them
+// through a TypeScript loader instead would add the loader to every process's start and RSS.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build as tsup } from 'tsup';
+
+export const benchDir = fileURLToPath(new URL('.', import.meta.url));
+export const rootDir = fileURLToPath(new URL('..', import.meta.url));
+export const outDir = `${benchDir}.out/`;
+export const fakeCli = `${benchDir}fake-cli.mjs`;
+/** The built package entry (same bundle as dist/index.js, built here so dist/ is left alone). */
+export const coderlineEntry = `${outDir}coderline/index.js`;
+
+/** The bench programs that run in processes of their own. */
+export const programs = ['consume', 'latency', 'pool', 'translate'] as const;
+export const programPath = (name: (typeof programs)[number]) => `${outDir}${name}.mjs`;
+
+/** The vendor SDKs are the bench's own dependencies, installed from bench/package-lock.json. */
+function installVendorSdks(): void {
+  if (existsSync(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`) && existsSync(`${benchDir}node_modules/@openai/codex-sdk`)) return;
+  console.error('installing the vendor SDKs into bench/node_modules …');
+  // Optional dependencies are the vendors' own CLI binaries: the bench points both SDKs at the fake.
+  execFileSync('npm', ['ci', '--omit=optional', '--no-audit', '--no-fund'], { cwd: benchDir, stdio: 'inherit' });
+}
+
+export async function buildBench(): Promise<void> {
+  installVendorSdks();
+  await tsup({
+    config: false,
+    entry: { index: `${rootDir}src/index.ts` },
+    format: ['esm'],
+    outDir: `${outDir}coderline`,
+    target: 'node20',
+    splitting: true,
+    clean: true,
+    silent: true,
+  });
+  await tsup({
+    config: false,
+    entry: Object.fromEntries(programs.map((name) => [name, `${benchDir}${name}.ts`])),
+    format: ['esm'],
+    outDir,
+    outExtension: () => ({ js: '.mjs' }),
+    target: 'node20',
+    splitting: false,
+    silent: true,
+  });
+}

@@ -1,0 +1,141 @@
+// One consumer of one fake CLI stream, alone in this process so its RSS is its own. Prints one JSON
+// line: wall time from spawn to exit, time to the first item, items seen, peak RSS, and RSS at each
+// quarter of the stream. The fake reads its settings (BENCH_*) from the environment we inherit.
+//   node consume.mjs <floor|splitter|coderline|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { LineSplitter } from '../src/core/lines.js';
+import type { ConsumerName, ConsumerReport, StreamKind } from './report.js';
+
+type Consume = (fake: string, onItem: () => void) => Promise<void>;
+
+function spawnFake(fake: string) {
+  const child = spawn(fake, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end('bench prompt');
+  // Drained independently of stdout, so a stderr flood never stalls the stdout reader.
+  child.stderr.resume();
+  return { child, exited: once(child, 'close') };
+}
+
+/** The least any SDK must do: spawn, split lines (node's readline), JSON.parse each. */
+const floor: Consume = async (fake, onItem) => {
+  const { child, exited } = spawnFake(fake);
+  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity })) {
+    JSON.parse(line);
+    onItem();
+  }
+  await exited;
+};
+
+/** The floor with coderline's byte-level splitter instead of readline. */
+const splitter: Consume = async (fake, onItem) => {
+  const { child, exited } = spawnFake(fake);
+  const lines = new LineSplitter(32 * 1024 * 1024, { line: (line) => { JSON.parse(line); onItem(); }, oversized: () => {} });
+  child.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
+  await exited;
+  lines.end();
+};
+
+type Coderline = typeof import('../src/index.js');
+const loadCoderline = async (modulePath: string) => (await import(pathToFileURL(modulePath).href)) as Coderline;
+
+/** `session.stream()`: events through an async iterator, like the vendor SDKs hand them out. */
+function coderlineStream(kind: StreamKind, modulePath: string): Consume {
+  return async (fake, onItem) => {
+    const { createCoder } = await loadCoderline(modulePath);
+    const coder = createCoder(kind, { executablePath: fake, workingDirectory: tmpdir() });
+    try {
+      const stream = coder.start().stream('bench prompt');
+      for await (const event of stream) {
+        if (event.type !== 'stderr') onItem();
+      }
+      const result = await stream.result;
+      if (result.status !== 'success') throw new Error(`coderline run ended ${result.status}: ${result.error?.message}`);
+    } finally {
+      await coder.close();
+    }
+  };
+}
+
+/** `run()` with an `onEvent` callback: no iterator in between. */
+function coderlineRun(kind: StreamKind, modulePath: string): Consume {
+  return async (fake, onItem) => {
+    const { run } = await loadCoderline(modulePath);
+    const result = await run(kind, 'bench prompt', {
+      executablePath: fake,
+      workingDirectory: tmpdir(),
+      onEvent: (event) => {
+        if (event.type !== 'stderr') onItem();
+      },
+    });
+    if (result.status !== 'success') throw new Error(`coderline run ended ${result.status}: ${result.error?.message}`);
+  };
+}
+
+// The vendor SDKs live in bench/node_modules only (installed by the runner), so the type checker of
+// a fresh clone never sees them: they are loaded by a computed name, typed as far as we use them.
+interface ClaudeSdk {
+  query(request: { prompt: string; options: { pathToClaudeCodeExecutable: string; cwd: string } }): AsyncIterable<unknown>;
+}
+interface CodexSdk {
+  Codex: new (options: { codexPathOverride: string }) => {
+    startThread(options: { workingDirectory: string; skipGitRepoCheck: boolean }): { runStreamed(prompt: string): Promise<{ events: AsyncIterable<unknown> }> };
+  };
+}
+const vendor = <T>(name: string) => import(name) as Promise<T>;
+
+const claudeSdk: Consume = async (fake, onItem) => {
+  const { query } = await vendor<ClaudeSdk>('@anthropic-ai/claude-agent-sdk');
+  for await (const message of query({ prompt: 'bench prompt', options: { pathToClaudeCodeExecutable: fake, cwd: tmpdir() } })) {
+    if (message) onItem();
+  }
+};
+
+const codexSdk: Consume = async (fake, onItem) => {
+  const { Codex } = await vendor<CodexSdk>('@openai/codex-sdk');
+  const thread = new Codex({ codexPathOverride: fake }).startThread({ workingDirectory: tmpdir(), skipGitRepoCheck: true });
+  const { events } = await thread.runStreamed('bench prompt');
+  for await (const event of events) {
+    if (event) onItem();
+  }
+};
+
+async function main(): Promise<void> {
+  const [name, kind, fake, coderlinePath] = process.argv.slice(2) as [ConsumerName, StreamKind, string, string];
+  const consumers: Record<ConsumerName, Consume> = {
+    floor,
+    splitter,
+    coderline: coderlineStream(kind, coderlinePath),
+    'coderline-run': coderlineRun(kind, coderlinePath),
+    'claude-sdk': claudeSdk,
+    'codex-sdk': codexSdk,
+  };
+  const consume = consumers[name];
+  if (!consume) throw new Error(`unknown consumer ${name}`);
+
+  const samples: Array<[items: number, rss: number]> = [];
+  let items = 0;
+  let firstMs: number | undefined;
+  const sampler = setInterval(() => samples.push([items, process.memoryUsage.rss()]), 50);
+  const started = performance.now();
+  await consume(fake, () => {
+    items += 1;
+    firstMs ??= performance.now() - started;
+  });
+  const ms = performance.now() - started;
+  clearInterval(sampler);
+  samples.push([items, process.memoryUsage.rss()]);
+
+  // RSS at each quarter of the stream: flat means nothing grows with the output.
+  const rssAtQuarter = [0.25, 0.5, 0.75, 1].map((quarter) => {
+    const sample = samples.find(([seen]) => seen >= quarter * items) ?? samples.at(-1)!;
+    return sample[1] / 2 ** 20;
+  });
+  const report: ConsumerReport = { ms, firstMs: firstMs ?? ms, items, peakRssMb: process.resourceUsage().maxRSS / 1024, rssAtQuarter };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+await main();

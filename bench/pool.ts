@@ -1,0 +1,54 @@
+// 100 runs of one recorded Claude turn through `createPool(n)` at n = 1, 2, 4, 8: runs per second,
+// and after each batch whatever the runs left behind — live processes of their groups, temp dirs,
+// handles keeping the event loop alive. Prints one JSON line per concurrency.
+//   node pool.mjs <fake> <coderline.js>
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { isGroupAlive } from '../src/core/process-group.js';
+
+const [fake, coderlinePath] = process.argv.slice(2) as [string, string];
+const { createPool, run } = (await import(pathToFileURL(coderlinePath).href)) as typeof import('../src/index.js');
+const RUNS = 100;
+
+const tempEntries = () => readdirSync(tmpdir()).filter((name) => name.startsWith('coderline-')).sort();
+/** What keeps the loop alive, minus the timers a settled run may still hold for a moment. */
+const handles = () => process.getActiveResourcesInfo().filter((kind) => kind !== 'Timeout').sort().join(',');
+
+export interface PoolReport {
+  concurrency: number;
+  runs: number;
+  ms: number;
+  runsPerSecond: number;
+  failed: number;
+  leakedGroups: number;
+  leakedTempEntries: string[];
+  handlesBefore: string;
+  handlesAfter: string;
+}
+
+// Warm-up: the version probe and execa's import are once per process.
+await run('claude', 'bench prompt', { executablePath: fake, workingDirectory: tmpdir() });
+
+for (const concurrency of [1, 2, 4, 8]) {
+  const tempBefore = new Set(tempEntries());
+  const handlesBefore = handles();
+  const pool = createPool(concurrency);
+  const started = performance.now();
+  const results = await Promise.all(
+    Array.from({ length: RUNS }, () => pool.run('claude', 'bench prompt', { executablePath: fake, workingDirectory: tmpdir() })),
+  );
+  const ms = performance.now() - started;
+  const report: PoolReport = {
+    concurrency,
+    runs: RUNS,
+    ms,
+    runsPerSecond: RUNS / (ms / 1000),
+    failed: results.filter((result) => result.status !== 'success').length,
+    leakedGroups: results.filter((result) => result.pid !== undefined && isGroupAlive(result.pid)).length,
+    leakedTempEntries: tempEntries().filter((name) => !tempBefore.has(name)),
+    handlesBefore,
+    handlesAfter: handles(),
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}

@@ -1,0 +1,218 @@
+// `npm run bench [-- section …]`: every measurement of docs/performance.md, side by side in one run.
+// Each contender runs in a process of its own, rounds interleaved (A B C A B C …); the report gives
+// medians with min–max and ratios taken per round against that round's floor. Sections:
+//   throughput  200k recorded lines, Claude and Codex streams: floor, splitter, coderline, vendor SDK
+//   memory      the Claude stream padded to ~1 GB (and with a stderr flood): wall time and RSS
+//   import      cold import() in a fresh process: coderline vs. the vendor SDKs
+//   latency     spawn → first event, abort → group gone, stall precision
+//   pool        100 runs at concurrency 1/2/4/8, and what they leave behind
+//   translate   translation alone, per adapter, vs. split + JSON.parse of the same bytes
+//   splitter    the line splitter vs. ndjson and readline (bench/line-splitter.ts)
+// BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { benchDir, buildBench, coderlineEntry, fakeCli, outDir, programPath, rootDir } from './build.js';
+import type { LatencyReport } from './latency.js';
+import type { PoolReport } from './pool.js';
+import { formatSpread, spread, table, type ConsumerName, type ConsumerReport, type StreamKind } from './report.js';
+import type { TranslateReport } from './translate.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
+const THROUGHPUT_LINES = 200_000;
+const MEMORY_BYTES = 1_000_000_000;
+const STDERR_FLOOD_BYTES = 256 * 2 ** 20;
+const sections = ['throughput', 'memory', 'import', 'latency', 'pool', 'translate', 'splitter'] as const;
+type Section = (typeof sections)[number];
+
+const out: string[] = [];
+const raw: Record<string, unknown> = {};
+const say = (text = '') => {
+  out.push(text);
+  console.log(text);
+};
+
+/** Runs a bench program in a fresh node process; returns its stdout lines parsed. */
+function program<T>(path: string, args: string[], env: Record<string, string> = {}): T[] {
+  const stdout = execFileSync(process.execPath, [path, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as T);
+}
+
+interface Contender {
+  label: string;
+  consumer: ConsumerName;
+  env?: Record<string, string>;
+}
+
+/** Interleaved rounds of each contender on one stream; the first contender is the floor. */
+function race(kind: StreamKind, env: Record<string, string>, contenders: Contender[], rounds: number) {
+  const runs = new Map<string, ConsumerReport[]>(contenders.map((c) => [c.label, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const contender of contenders) {
+      const [report] = program<ConsumerReport>(programPath('consume'), [contender.consumer, kind, fakeCli, coderlineEntry], {
+        BENCH_KIND: kind,
+        ...env,
+        ...contender.env,
+      });
+      runs.get(contender.label)!.push(report!);
+    }
+  }
+  const floor = runs.get(contenders[0]!.label)!;
+  return contenders.map(({ label }) => {
+    const reports = runs.get(label)!;
+    return {
+      label,
+      reports,
+      ms: spread(reports.map((r) => r.ms)),
+      ratio: spread(reports.map((r, i) => r.ms / floor[i]!.ms)),
+      firstMs: spread(reports.map((r) => r.firstMs)),
+      peakRssMb: spread(reports.map((r) => r.peakRssMb)),
+      rssAtQuarter: [0, 1, 2, 3].map((q) => spread(reports.map((r) => r.rssAtQuarter[q]!)).median),
+      items: reports[0]!.items,
+    };
+  });
+}
+
+function throughput(): void {
+  say('## Throughput: 200,000 recorded lines');
+  for (const [kind, vendor] of [['claude', 'claude-sdk'], ['codex', 'codex-sdk']] as const) {
+    const results = race(kind, { BENCH_LINES: String(THROUGHPUT_LINES) }, [
+      { label: 'floor (spawn + readline + JSON.parse)', consumer: 'floor' },
+      { label: 'byte splitter + JSON.parse', consumer: 'splitter' },
+      { label: 'coderline `stream()`', consumer: 'coderline' },
+      { label: 'coderline `run()` + onEvent', consumer: 'coderline-run' },
+      { label: `${vendor === 'claude-sdk' ? '@anthropic-ai/claude-agent-sdk' : '@openai/codex-sdk'}`, consumer: vendor },
+    ], ROUNDS);
+    raw[`throughput-${kind}`] = results;
+    say();
+    say(`### ${kind} stream, ${ROUNDS} interleaved rounds`);
+    say();
+    say(table(['consumer', 'wall ms, median (min–max)', '× floor, median (min–max)', 'items', 'peak RSS MB'], results.map((r) => [
+      r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), String(r.items), formatSpread(r.peakRssMb),
+    ])));
+  }
+}
+
+function memory(): void {
+  say('## Memory: the Claude stream padded to ~1 GB (200,000 lines)');
+  const flood = { BENCH_STDERR_BYTES: String(STDERR_FLOOD_BYTES) };
+  const results = race('claude', { BENCH_LINES: String(THROUGHPUT_LINES), BENCH_BYTES: String(MEMORY_BYTES) }, [
+    { label: 'floor', consumer: 'floor' },
+    { label: 'coderline `stream()`', consumer: 'coderline' },
+    { label: 'coderline `run()` + onEvent', consumer: 'coderline-run' },
+    { label: '@anthropic-ai/claude-agent-sdk', consumer: 'claude-sdk' },
+    { label: 'floor + 256 MiB stderr', consumer: 'floor', env: flood },
+    { label: 'coderline `stream()` + 256 MiB stderr', consumer: 'coderline', env: flood },
+  ], MEMORY_ROUNDS);
+  raw.memory = results;
+  say();
+  say(`${MEMORY_ROUNDS} interleaved rounds. RSS at 25/50/75/100 % of the stream: medians.`);
+  say();
+  say(table(['consumer', 'wall ms', '× floor', 'peak RSS MB', 'RSS MB at 25/50/75/100 %'], results.map((r) => [
+    r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.peakRssMb), r.rssAtQuarter.map((mb) => mb.toFixed(0)).join(' / '),
+  ])));
+}
+
+function importCost(): void {
+  const targets = {
+    coderline: coderlineEntry,
+    '@anthropic-ai/claude-agent-sdk': `${benchDir}node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs`,
+    '@openai/codex-sdk': `${benchDir}node_modules/@openai/codex-sdk/dist/index.js`,
+  };
+  const code = 'const t = performance.now(); await import(process.argv[1]); console.log(JSON.stringify({ ms: performance.now() - t }));';
+  const times = new Map<string, number[]>(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS * 2; round += 1) {
+    for (const [name, path] of Object.entries(targets)) {
+      const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', code, path], { encoding: 'utf8' });
+      times.get(name)!.push((JSON.parse(stdout) as { ms: number }).ms);
+    }
+  }
+  raw.import = Object.fromEntries(times);
+  say('## Import cost: cold `import()` in a fresh process');
+  say();
+  say(`${ROUNDS * 2} interleaved rounds; coderline is the package's ESM build (same tsup options as dist/).`);
+  say();
+  say(table(['module', 'ms, median (min–max)'], [...times].map(([name, ms]) => [name, formatSpread(spread(ms), 1)])));
+}
+
+function latency(): void {
+  const [report] = program<LatencyReport>(programPath('latency'), [fakeCli, coderlineEntry], { BENCH_KIND: 'claude' });
+  raw.latency = report;
+  const r = report!;
+  say('## Latency (one warm process, recorded Claude turn)');
+  say();
+  say(table(['what', 'ms, median (min–max)'], [
+    ['floor: spawn → first line', formatSpread(r.floorFirstMs, 1)],
+    ['coderline: `stream()` → first event', formatSpread(r.coderlineFirstMs, 1)],
+    ['coderline − floor, per pair', formatSpread(r.firstDiffMs, 1)],
+    ['abort → run settled, group gone (CLI exits on SIGINT)', formatSpread(r.abortMs, 0)],
+    ['abort → run settled, group gone (CLI ignores SIGINT/SIGTERM)', formatSpread(r.abortIgnoringSignalsMs, 0)],
+    [`stall: last output → settled, minus stallTimeoutMs (${r.stallTimeoutMs})`, formatSpread(r.stallOvershootMs, 0)],
+  ]));
+  say();
+  say(`Process groups still alive after an aborted run settled: ${r.groupsLeft}.`);
+}
+
+function pool(): void {
+  const reports = program<PoolReport>(programPath('pool'), [fakeCli, coderlineEntry], { BENCH_KIND: 'claude' });
+  raw.pool = reports;
+  say('## Pool: 100 runs of a recorded Claude turn');
+  say();
+  say(table(['concurrency', 'wall ms', 'runs/s', 'failed', 'groups left', 'temp entries left', 'handles before → after'], reports.map((r) => [
+    String(r.concurrency), r.ms.toFixed(0), r.runsPerSecond.toFixed(1), String(r.failed), String(r.leakedGroups),
+    String(r.leakedTempEntries.length), `${r.handlesBefore || '–'} → ${r.handlesAfter || '–'}`,
+  ])));
+}
+
+function translate(): void {
+  const reports = program<TranslateReport>(programPath('translate'), [`${rootDir}fixtures`], { BENCH_ROUNDS: String(ROUNDS) });
+  raw.translate = reports;
+  say('## Translation alone (no process): every recorded fixture, repeated to ~200k lines');
+  say();
+  say(table(['adapter', 'lines', 'events', 'split + parse ms', 'split + parse + translate ms', '× parse', 'events/s (M)'], reports.map((r) => [
+    r.cli, String(r.lines), String(r.events), formatSpread(r.parseMs), formatSpread(r.translateMs), formatSpread(r.ratio, 2),
+    (r.events / r.translateMs.median / 1000).toFixed(2),
+  ])));
+}
+
+function splitter(): void {
+  const stdout = execFileSync(`${rootDir}node_modules/.bin/tsx`, [`${benchDir}line-splitter.ts`], { encoding: 'utf8' });
+  say('## Line splitter vs. ndjson and readline (in-process, bench/line-splitter.ts)');
+  say();
+  say('```');
+  say(stdout.trim());
+  say('```');
+}
+
+function versionOf(packageDir: string): string {
+  return (JSON.parse(readFileSync(`${packageDir}/package.json`, 'utf8')) as { version: string }).version;
+}
+
+const wanted = process.argv.slice(2).filter((arg): arg is Section => (sections as readonly string[]).includes(arg));
+const chosen: readonly Section[] = wanted.length ? wanted : sections;
+await buildBench();
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: rootDir, encoding: 'utf8' }).trim();
+say(`# coderline bench, ${new Date().toISOString()}`);
+say();
+say(`- machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; node ${process.version}`);
+say(`- load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+say(`- coderline at ${commit} (plus uncommitted changes, if any); vendor SDKs: @anthropic-ai/claude-agent-sdk ${versionOf(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`)}, @openai/codex-sdk ${versionOf(`${benchDir}node_modules/@openai/codex-sdk`)}`);
+say(`- fake CLI: bench/fake-cli.mjs replaying fixtures/claude/2.1.332/tool_bash.jsonl and fixtures/codex/0.171.0/two-messages.jsonl`);
+const steps: Record<Section, () => void> = { throughput, memory, import: importCost, latency, pool, translate, splitter };
+for (const section of chosen) {
+  say();
+  steps[section]();
+}
+say();
+say(`- load average at end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+mkdirSync(outDir, { recursive: true });
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+writeFileSync(`${outDir}report-${stamp}.md`, `${out.join('\n')}\n`);
+writeFileSync(`${outDir}raw-${stamp}.json`, `${JSON.stringify(raw, null, 2)}\n`);
+console.log(`\nreport: bench/.out/report-${stamp}.md, raw numbers: bench/.out/raw-${stamp}.json`);
