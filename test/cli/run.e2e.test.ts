@@ -1,0 +1,152 @@
+// `coderline run` / `record` / `replay` as a subprocess, driving the real claude binary against
+// the fake Anthropic server: what lands on stdout and stderr, the exit codes, and Ctrl-C.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CoderStreamEvent } from '../../src/index.js';
+import { createFakeClaudeSandbox, startFakeAnthropic, type FakeClaudeSandbox } from '../../src/testing/anthropic.js';
+import type { Script } from '../../src/testing/script.js';
+import type { FakeServer } from '../../src/testing/server.js';
+import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { coderline, sandboxInvocation, startCoderline, waitFor } from './command.js';
+
+let cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+async function fake(script: Script, options: Parameters<typeof createFakeClaudeSandbox>[1] = {}): Promise<{ server: FakeServer; sandbox: FakeClaudeSandbox; env: NodeJS.ProcessEnv; flags: string[] }> {
+  const server = await startFakeAnthropic(script);
+  const sandbox = await createFakeClaudeSandbox(server, options);
+  cleanups.push(() => server.close(), () => sandbox.cleanup());
+  return { server, sandbox, ...sandboxInvocation(sandbox.opts) };
+}
+
+const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'run a command' } });
+const jsonLines = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('coderline run (real claude, fake model server)', () => {
+  it('prints the answer on stdout and the steps on stderr as plain lines; exit 0', async () => {
+    const { env, flags, sandbox } = await fake([
+      { text: 'Looking.', toolCalls: [bash('echo cli-proof > proof.txt')] },
+      { text: 'The file is written.' },
+    ]);
+    const result = await coderline(['run', '--cli', 'claude', ...flags, '--allow', 'Bash', 'Write proof.txt'], { env });
+
+    expect(result.stderr).not.toMatch(/coderline:/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('The file is written.\n');
+    // stderr is a pipe here (as in CI): plain lines with the elapsed time, no terminal escapes.
+    expect(result.stderr).not.toContain('\x1b[');
+    expect(result.stderr).toMatch(/^\[ *\d+\.\ds\] started claude · model claude-sonnet-4-5 · session [0-9a-f-]{36}$/m);
+    expect(result.stderr).toMatch(/^\[ *\d+\.\ds\] tool Bash: echo cli-proof > proof.txt$/m);
+    expect(result.stderr).toMatch(/^done in \d+\.\ds · \d+ in \/ \d+ out tokens · \$\d+\.\d{4} · session [0-9a-f-]{36}$/m);
+    expect(await readFile(join(sandbox.workDir, 'proof.txt'), 'utf8')).toBe('cli-proof\n');
+  });
+
+  it('reads the prompt from stdin with `-`; --json prints one result object', async () => {
+    const { env, flags, server } = await fake([{ text: 'Got it.' }]);
+    const result = await coderline(['run', '--cli', 'claude', ...flags, '--json', '--quiet', '-'], { env, input: 'The prompt from stdin' });
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(parsed).toMatchObject({ provider: 'claude', status: 'success', text: 'Got it.', error: null, output: null, cliVersion: '2.1.332' });
+    expect(JSON.stringify(server.modelRequests[0]?.body)).toContain('The prompt from stdin');
+  });
+
+  it('--jsonl streams the events; --plan reaches the CLI', async () => {
+    const { env, flags, server } = await fake([{ text: 'Planned.' }]);
+    const result = await coderline(['run', '--cli', 'claude', ...flags, '--jsonl', '--plan', 'Plan it'], { env });
+
+    expect(result.code).toBe(0);
+    const events = jsonLines(result.stdout) as unknown as CoderStreamEvent[];
+    expect(events[0]).toMatchObject({ type: 'init', provider: 'claude' });
+    expect(events.at(-1)).toMatchObject({ type: 'done', status: 'success', text: 'Planned.' });
+    expect((events[0] as { raw: { permissionMode?: string } }).raw.permissionMode).toBe('plan');
+    expect(server.modelRequests).toHaveLength(1);
+  });
+
+  it('--schema: a matching answer is printed as JSON (exit 0); a wrong one exits 3', async () => {
+    const schemaFile = join((await fake([{ text: 'unused' }])).sandbox.workDir, 'schema.json');
+    await writeFile(schemaFile, JSON.stringify({ type: 'object', properties: { verdict: { type: 'string' } }, required: ['verdict'], additionalProperties: false }));
+
+    const good = await fake([{ toolCalls: [{ name: 'StructuredOutput', input: { verdict: 'fine' } }] }, { text: 'Done.' }]);
+    const ok = await coderline(['run', '--cli', 'claude', ...good.flags, '--schema', schemaFile, '--quiet', 'Judge'], { env: good.env });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ verdict: 'fine' });
+
+    const bad = await fake([{ text: 'no JSON here' }]);
+    const wrong = await coderline(['run', '--cli', 'claude', ...bad.flags, '--schema', schemaFile, 'Judge'], { env: bad.env });
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toMatch(/^error \(invalid_output\) after/m);
+  });
+
+  it('an API error exits 1 and says why on stderr', async () => {
+    const { env, flags } = await fake([{ kind: 'error', status: 401, message: 'invalid x-api-key' }], { maxRetries: 0 });
+    const result = await coderline(['run', '--cli', 'claude', ...flags, 'Hi'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error \(auth\) after \d+\.\ds/m);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a hung model server: exit 4 after --stall-timeout-ms, and after --timeout', async () => {
+    const { env, flags } = await fake([{ kind: 'hang', after: 'first-event' }]);
+    const stalled = await coderline(['run', '--cli', 'claude', ...flags, '--stall-timeout-ms', '2000', 'Hi'], { env });
+    expect(stalled.code).toBe(4);
+    expect(stalled.stderr).toMatch(/^stalled \(stalled\) after/m);
+
+    const timedOut = await coderline(['run', '--cli', 'claude', ...flags, '--timeout', '2', 'Hi'], { env });
+    expect(timedOut.code).toBe(4);
+    expect(timedOut.stderr).toMatch(/timed out after 2s/);
+  });
+
+  it('Ctrl-C while a tool runs: exit 130, the CLI and its tool are gone', async () => {
+    const marker = 'timeout 47 tail -f /dev/null';
+    const { env, flags } = await fake([{ toolCalls: [bash(marker)] }, { text: 'never' }]);
+    const command = startCoderline(['run', '--cli', 'claude', ...flags, '--allow', 'Bash', '--json', 'Wait'], { env });
+    await waitFor(() => command.stderrSoFar().includes('tool Bash') && pidsMatching(marker).length > 0);
+    command.child.kill('SIGINT');
+    const result = await command.done;
+
+    expect(result.code).toBe(130);
+    const parsed = JSON.parse(result.stdout) as { status: string; pid: number; error: { code: string } };
+    expect(parsed).toMatchObject({ status: 'cancelled', error: { code: 'aborted' } });
+    expect(isGroupAlive(parsed.pid)).toBe(false);
+    expect(pidsMatching(marker)).toEqual([]);
+  });
+});
+
+describe('coderline record → replay', () => {
+  it('records a header and the raw lines; replay prints the same events twice, ts 0', async () => {
+    const { env, flags, sandbox } = await fake([{ text: 'Checking.', toolCalls: [bash('echo hi')] }, { text: 'Recorded answer.' }]);
+    const file = join(sandbox.workDir, 'run.jsonl');
+    const recorded = await coderline(['record', '--cli', 'claude', ...flags, '--allow', 'Bash', '-o', file, '--jsonl', 'Record me'], { env });
+    expect(recorded.code).toBe(0);
+
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(header).toMatchObject({ coderline: 'recording', format: 1, cli: 'claude', cliVersion: '2.1.332', status: 'success', exitCode: 0, session: { kind: 'new' } });
+    // Only what the translator needs: no environment values, no executable path.
+    expect(header.opts).toEqual({ model: 'claude-sonnet-4-5', permissionPolicy: { allow: ['Bash'] } });
+    expect(JSON.stringify(header)).not.toContain('sk-ant-fake-test-key');
+    expect((JSON.parse(lines[1]!) as { type: string }).type).toBe('system');
+
+    const first = await coderline(['replay', file]);
+    const second = await coderline(['replay', file]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(second.stdout);
+    const replayed = jsonLines(first.stdout);
+    expect(replayed.every((event) => event.ts === 0 && event.provider === 'claude')).toBe(true);
+    // The live run's events (minus their clock) are what the replay gives.
+    const live = jsonLines(recorded.stdout).map((event) => ({ ...event, ts: 0 }));
+    expect(replayed).toEqual(live);
+    expect(replayed.at(-1)).toMatchObject({ type: 'done', text: 'Recorded answer.' });
+
+    const pretty = await coderline(['replay', file, '--pretty']);
+    expect(pretty.stdout).toContain('tool Bash: echo hi\n');
+    expect(pretty.stdout).toContain('done: success — Recorded answer.\n');
+  });
+});
