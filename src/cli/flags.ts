@@ -116,7 +116,9 @@ function typedValue(text: string): string | number | boolean {
   return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
 }
 
-function convert(option: OptionFlag, raw: string | boolean | Array<string | boolean>): unknown {
+/** `typed` is the flag as the user wrote it (an alias or the full name), for error messages. */
+function convert(schemaOption: OptionFlag, typed: string, raw: Array<string | boolean>): unknown {
+  const option = { ...schemaOption, flag: typed };
   const texts = (Array.isArray(raw) ? raw : [raw]).map(String);
   const last = texts.at(-1) ?? '';
   switch (option.kind) {
@@ -159,14 +161,19 @@ export function optionsFromFlags(values: Readonly<Record<string, string | boolea
   const options: Record<string, unknown> = {};
   for (const option of optionFlags()) {
     const alias = Object.keys(flagAliases).find((name) => flagAliases[name] === option.key);
-    const given = [values[option.flag], alias === undefined ? undefined : values[alias]].filter((value) => value !== undefined);
+    const aliasValue = alias === undefined ? undefined : values[alias];
+    const given = [values[option.flag], aliasValue].filter((value) => value !== undefined);
     if (given.length === 0) continue;
-    options[option.key] = convert(option, given.flat() as Array<string | boolean>);
+    const typed = aliasValue !== undefined && alias !== undefined ? alias : option.flag;
+    options[option.key] = convert(option, typed, given.flat() as Array<string | boolean>);
   }
   return options;
 }
 
-/** The flag that sets an option key, for error messages that speak in flags. */
-export function flagForKey(key: string): string | undefined {
-  return optionFlags().find((option) => option.key === key)?.flag;
+/** Option issues from the SDK (`maxTurns: Too small …`) told in flags (`--max-turns: Too small …`). */
+export function issueInFlags(issue: string): string {
+  return issue.replace(/^([A-Za-z]+)(?=[.:])|(?<=unknown option ")([A-Za-z]+)/, (key: string) => {
+    const option = optionFlags().find((candidate) => candidate.key === key);
+    return option ? `--${option.flag}` : key;
+  });
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The `coderline` command: run, record, replay, doctor.
+import { InvalidOptionsError } from '../index.js';
 import { exitCodeForError, EXIT } from './exit-codes.js';
+import { issueInFlags } from './flags.js';
 import { doctorCommand } from './doctor.js';
 import { doctorHelp, mainHelp, replayHelp, runHelp } from './help.js';
 import { replayCommand } from './replay.js';
@@ -48,8 +50,10 @@ dispatch(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    let message = error instanceof Error ? error.message : String(error);
+    if (error instanceof InvalidOptionsError) message = `invalid options:\n  - ${error.issues.map(issueInFlags).join('\n  - ')}`;
     const hint = error instanceof UsageError ? `\n${error.hint}` : '';
-    process.stderr.write(`coderline: ${error instanceof Error ? error.message : String(error)}${hint}\n`);
+    process.stderr.write(`coderline: ${message}${hint}\n`);
     process.exitCode = exitCodeForError(error);
   },
 );

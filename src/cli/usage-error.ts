@@ -12,7 +12,7 @@ export class UsageError extends Error {
 
 /**
  * The known name that most looks like a mistyped one: the longest shared prefix (at least three
- * characters) wins, then a name that contains the typed one.
+ * characters) wins, then the same letters in another order, then a name that contains the typed one.
  */
 export function closestName(typed: string, known: readonly string[]): string | undefined {
   const shared = (name: string) => {
@@ -22,5 +22,6 @@ export function closestName(typed: string, known: readonly string[]): string | u
   };
   const best = [...known].sort((a, b) => shared(b) - shared(a))[0];
   if (best !== undefined && shared(best) >= Math.min(3, typed.length)) return best;
-  return known.find((name) => name.includes(typed) || typed.includes(name));
+  const letters = (name: string) => [...name].sort().join('');
+  return known.find((name) => letters(name) === letters(typed)) ?? known.find((name) => name.includes(typed) || typed.includes(name));
 }
