@@ -68,4 +68,6 @@ export * from './errors.js';
 export type * from './events.js';
 export type { RunResult, RunStatus } from './result.js';
 export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
+export { tool } from './tool.js';
+export type { Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';
 export type { FeatureName, OneShotOpts, OutputSchema, ReasoningEffort, RunOpts, SharedStartOpts } from './options.js';

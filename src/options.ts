@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { loadZod } from './core/zod.js';
 import type { CoderStreamEvent } from './events.js';
+import { isTool, type Tool } from './tool.js';
 
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
@@ -57,6 +58,9 @@ function defineSchemas(z: ReturnType<typeof loadZod>) {
     sessionId: z.string().min(1).optional().describe('Id for a new session, chosen by the caller'),
     systemPrompt: z.string().optional().describe('Replaces the CLI system prompt'),
     appendSystemPrompt: z.string().optional().describe('Appended to the CLI system prompt'),
+    tools: z.array(z.custom<Tool>(isTool, { message: 'tools must be made by tool()' }))
+      .refine((tools) => new Set(tools.map((t) => t.name)).size === tools.length, { message: 'tool names must be unique' })
+      .optional().describe('Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
     // Claude
     permissionMode: z.enum(['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional().describe('Claude --permission-mode'),
     settingSources: z.array(z.enum(['user', 'project', 'local'])).optional().describe('Claude --setting-sources'),

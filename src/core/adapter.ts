@@ -2,6 +2,7 @@
 import type { TranslatedEvent, Usage } from '../events.js';
 import type { ErrorCode } from '../errors.js';
 import type { FeatureName, ResolvedOpts } from '../options.js';
+import type { ToolBridgeInfo } from './tool-bridge.js';
 
 export interface ExitInfo {
   exitCode: number | undefined;
@@ -42,6 +43,8 @@ export interface InvocationContext {
   coderStateDir(): Promise<string>;
   /** The JSON Schema of `opts.outputSchema`, when one was given. */
   outputJsonSchema: Record<string, unknown> | undefined;
+  /** The MCP server serving `opts.tools` for this run, when it has tools: the CLI must be told of it. */
+  toolBridge?: ToolBridgeInfo;
 }
 
 export interface Invocation {

@@ -12,6 +12,7 @@ import { toJsonSchema } from './output-schema.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
+import type { ToolBridge } from './tool-bridge.js';
 import { subtractUsage } from './usage.js';
 import { checkVersion } from './version.js';
 
@@ -109,7 +110,13 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
   if (opts.signal?.aborted) return cancelledBeforeStart(undefined);
 
   const temp = new TempDir('coderline-run-');
+  let toolBridge: ToolBridge | undefined;
   try {
+    if (opts.tools?.length) {
+      // Loaded only for runs with custom tools: the MCP SDK is heavy.
+      const { startToolBridge } = await import('./tool-bridge.js');
+      toolBridge = await startToolBridge(opts.tools, opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal);
+    }
     const invocation = await adapter.buildInvocation({
       prompt: request.prompt,
       opts,
@@ -118,6 +125,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       writeTempFile: (name, content) => temp.writeFile(name, content),
       coderStateDir: request.coderStateDir,
       outputJsonSchema: opts.outputSchema ? toJsonSchema(opts.outputSchema) : undefined,
+      ...(toolBridge ? { toolBridge } : {}),
     });
     const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
     const executable = opts.executablePath ?? adapter.binary;
@@ -137,6 +145,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     const outcome = decideOutcome(adapter, opts, tracker, end);
     return result({ ...outcome, exitCode: end.exitCode, signal: end.signal, pid: end.pid, cliVersion: version });
   } finally {
+    await toolBridge?.close();
     await temp.remove();
   }
 }

@@ -89,7 +89,10 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   value('--effort', opts.reasoningEffort);
   value('--permission-mode', permissionModeOf(opts));
   args.push(...repeatedFlagJoined('--add-dir', opts.addDirs));
-  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
+  const bridge = ctx.toolBridge;
+  // The run's own tools are allowed: in -p mode an MCP tool that needs asking is refused.
+  const bridged = bridge ? bridge.toolNames.map((name) => `mcp__${bridge.name}__${name}`) : [];
+  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged];
   args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
   args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
   if (opts.settingSources) args.push(`--setting-sources=${opts.settingSources.join(',')}`);
@@ -109,8 +112,14 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
     // A config dir of the coder's own: parallel coders do not race on one .claude.json, user
     // settings and MCP servers stay out, and resume finds the transcripts again.
     env.CLAUDE_CONFIG_DIR = await ctx.coderStateDir();
-    args.push('--strict-mcp-config');
   }
+  if (bridge) {
+    // A file keeps the bridge's secret out of argv (and so out of `ps`).
+    const config = { mcpServers: { [bridge.name]: { type: 'http', url: bridge.url, headers: bridge.headers } } };
+    args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', JSON.stringify(config))}`);
+  }
+  // Only the run's own MCP servers: none from the user's or the project's config leak in.
+  if (opts.isolation === 'strict' || bridge) args.push('--strict-mcp-config');
 
   return { args, env, stdin: ctx.prompt };
 }

@@ -18,6 +18,7 @@ export const claudeCapabilities: CapabilityTable = {
   sessionId: native('--session-id (a UUID)'),
   systemPrompt: native('--system-prompt'),
   appendSystemPrompt: native('--append-system-prompt'),
+  tools: native('--mcp-config=<temp file> (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret) + --strict-mcp-config + --allowed-tools=mcp__coderline__<tool>'),
   permissionMode: native('--permission-mode'),
   settingSources: native('--setting-sources'),
   isolation: native("strict: CLAUDE_CONFIG_DIR = a private dir per coder, plus --strict-mcp-config"),

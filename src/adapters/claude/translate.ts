@@ -4,6 +4,7 @@ import { classifyApiError, errorCodeForHttpStatus, errorCodeForMessage } from '.
 import type { TranslatedEvent } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
+import { bridgedToolNameOf } from '../../core/tool-names.js';
 import { runUsageFromResult } from './usage.js';
 
 type Json = Record<string, unknown>;
@@ -51,6 +52,8 @@ function toolOutput(content: unknown): unknown {
 export function createClaudeTranslator(ctx: TranslatorContext): Translator {
   const schemaWanted = ctx.opts.outputSchema !== undefined;
   const toolNames = new Map<string, string>();
+  /** The CLI's own names of calls to the run's custom tools, by call id. */
+  const bridgedCliNames = new Map<string, string>();
   let syntheticError: { code: ErrorCode | undefined; message: string } | undefined;
   let currentMessageId: string | undefined;
   let deltasSinceMessageStart = false;
@@ -126,9 +129,16 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
         events.push(event);
       } else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
         const toolId = str(block.id) ?? '';
-        const name = str(block.name) ?? '';
+        const cliName = str(block.name) ?? '';
+        // The run's own tools go by the user's name; the CLI's `mcp__coderline__…` stays in extra.
+        const name = bridgedToolNameOf(ctx.opts, cliName) ?? cliName;
         toolNames.set(toolId, name);
-        events.push({ type: 'tool_use', id: toolId, name, input: block.input, raw: record });
+        const event: TranslatedEvent = { type: 'tool_use', id: toolId, name, input: block.input, raw: record };
+        if (name !== cliName) {
+          bridgedCliNames.set(toolId, cliName);
+          event.extra = { cliToolName: cliName };
+        }
+        events.push(event);
       } else {
         events.push(progress(record, 'unknown', `assistant/${str(block.type) ?? 'block'}`));
       }
@@ -146,6 +156,8 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
       const event: TranslatedEvent = { type: 'tool_result', id, output: toolOutput(block.content), isError: block.is_error === true, raw: record };
       const name = toolNames.get(id);
       if (name !== undefined) event.name = name;
+      const cliName = bridgedCliNames.get(id);
+      if (cliName !== undefined) event.extra = { cliToolName: cliName };
       events.push(event);
     }
     if (events.length) return events;

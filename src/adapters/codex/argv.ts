@@ -1,5 +1,6 @@
 // Options → `codex exec --json … -` (the prompt always goes on stdin).
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
+import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { repeatedFlag, repeatedFlagJoined } from '../../core/flags.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
@@ -14,6 +15,22 @@ export function configFlag(key: string, value: ConfigValue): string[] {
 
 function configFlags(entries: Record<string, ConfigValue | undefined>): string[] {
   return Object.entries(entries).flatMap(([key, value]) => (value === undefined ? [] : configFlag(key, value)));
+}
+
+/** The variable Codex reads the tool bridge's bearer token from. */
+export const toolBridgeSecretVar = 'CODERLINE_TOOL_BRIDGE_SECRET';
+
+/**
+ * The run's tool bridge as a streamable HTTP MCP server. `exec` cannot ask anyone, so without an
+ * approval default Codex refuses every MCP call ("user cancelled MCP tool call").
+ */
+function toolBridgeConfig(bridge: ToolBridgeInfo): Record<string, ConfigValue> {
+  const server = `mcp_servers.${bridge.name}`;
+  return {
+    [`${server}.url`]: bridge.url,
+    [`${server}.bearer_token_env_var`]: toolBridgeSecretVar,
+    [`${server}.default_tools_approval_mode`]: 'approve',
+  };
 }
 
 /** The sandbox flag: bypass beats everything, plan means read-only, and the default is workspace-write. */
@@ -76,6 +93,7 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
       developer_instructions: opts.appendSystemPrompt,
     }),
   );
+  if (ctx.toolBridge) args.push(...configFlags(toolBridgeConfig(ctx.toolBridge)));
   // The caller's own overrides come last so they win over the adapter's.
   args.push(...configFlags(opts.codexConfig ?? {}));
   args.push(...repeatedFlagJoined('--image', opts.codexImages));
@@ -83,5 +101,7 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
     args.push('--output-schema', await ctx.writeTempFile('output-schema.json', JSON.stringify(ctx.outputJsonSchema)));
   }
   args.push(...sessionArgs(ctx.session));
-  return { args, stdin: ctx.prompt };
+  // The bridge's secret travels in the environment, never in argv (visible in `ps`).
+  const env = ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : undefined;
+  return { args, stdin: ctx.prompt, ...(env ? { env } : {}) };
 }

@@ -1,6 +1,7 @@
 // `codex exec --json` records → events. Pure and deterministic: state is per run, no clock, no I/O.
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
+import { bridgedToolName } from '../../core/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 
@@ -98,10 +99,17 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
   let lastMessage: string | undefined;
   const startedTools = new Set<string>();
 
+  /** The run's own tools go by the user's name; the CLI's `mcp__coderline__…` stays in extra. */
+  function nameOf(item: Rec): { name: string; extra?: Rec } {
+    const cliName = toolName(item);
+    const name = item.type === 'mcp_tool_call' ? bridgedToolName(ctx.opts, item.server, item.tool) : undefined;
+    return name === undefined ? { name: cliName } : { name, extra: { cliToolName: cliName } };
+  }
+
   function toolUse(item: Rec, raw: unknown): TranslatedEvent {
     const id = String(item.id);
     startedTools.add(id);
-    return { type: 'tool_use', id, name: toolName(item), input: toolInput(item), raw };
+    return { type: 'tool_use', id, ...nameOf(item), input: toolInput(item), raw };
   }
 
   function itemStarted(item: Rec, raw: unknown): TranslatedEvent[] {
@@ -131,8 +139,10 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
     }
     // A tool that finished without a start record still gets its tool_use first.
     const events = id !== undefined && startedTools.has(id) ? [] : [toolUse(item, raw)];
-    const { output, isError, extra } = toolOutcome(item);
-    events.push({ type: 'tool_result', id: String(item.id), name: toolName(item), output, isError, raw, ...(extra ? { extra } : {}) });
+    const outcome = toolOutcome(item);
+    const { name, extra: nameExtra } = nameOf(item);
+    const extra = outcome.extra || nameExtra ? { ...outcome.extra, ...nameExtra } : undefined;
+    events.push({ type: 'tool_result', id: String(item.id), name, output: outcome.output, isError: outcome.isError, raw, ...(extra ? { extra } : {}) });
     return events;
   }
 

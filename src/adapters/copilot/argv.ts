@@ -1,6 +1,7 @@
 // Options → `copilot` command line. The prompt goes on stdin: with no `-p`, the CLI reads piped stdin
 // as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
+import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
@@ -52,6 +53,14 @@ function sessionArgs(session: SessionTarget, opts: ResolvedOpts): string[] {
   }
 }
 
+/** The run's tool bridge as an HTTP MCP server, from a temp file (the secret stays out of argv). */
+async function toolBridgeArgs(bridge: ToolBridgeInfo, ctx: InvocationContext): Promise<string[]> {
+  const config = { mcpServers: { [bridge.name]: { type: 'http', url: bridge.url, headers: bridge.headers, tools: ['*'] } } };
+  const file = await ctx.writeTempFile('copilot-tool-bridge.json', JSON.stringify(config));
+  // Prompt mode cannot ask for approval: the run's own tools are allowed by name.
+  return ['--additional-mcp-config', `@${file}`, ...repeated('--allow-tool', bridge.toolNames.map((name) => `${bridge.name}(${name})`))];
+}
+
 async function mcpConfigArg(ctx: InvocationContext): Promise<string[]> {
   const config = ctx.opts.copilotAdditionalMcpConfig;
   if (config === undefined) return [];
@@ -84,6 +93,7 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   args.push(...repeated('--available-tools', opts.copilotAvailableTools));
   args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
   args.push(...(await mcpConfigArg(ctx)));
+  if (ctx.toolBridge) args.push(...(await toolBridgeArgs(ctx.toolBridge, ctx)));
   args.push(...sessionArgs(ctx.session, opts));
 
   // Never update the CLI in the middle of SDK runs; callers can override through extraEnv.

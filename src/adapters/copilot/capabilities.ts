@@ -22,6 +22,7 @@ export const copilotCapabilities: CapabilityTable = {
   copilotDenyUrls: { level: 'native', how: '--deny-url=<url>, once per URL' },
   copilotAvailableTools: { level: 'native', how: '--available-tools=<tool>, once per tool (then copilotExcludedTools is ignored)' },
   copilotExcludedTools: { level: 'native', how: '--excluded-tools=<tool>, once per tool' },
+  tools: { level: 'native', how: '--additional-mcp-config @<temp file> (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret) + --allow-tool=coderline(<tool>)' },
   copilotAdditionalMcpConfig: { level: 'native', how: '--additional-mcp-config @<temp file> (a string starting with @ is passed as is)' },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   streamPartialMessages: { level: 'native', how: 'assistant.message_delta / reasoning_delta records (the CLI always streams; dropped unless asked)' },

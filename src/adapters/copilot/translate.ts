@@ -11,6 +11,7 @@
 // - after a signal, `result.exitCode` can still say 0: the process exit code decides (in the core).
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
+import { bridgedToolName } from '../../core/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 
@@ -71,6 +72,8 @@ function toolOutputOf(data: Data): unknown {
 export function createCopilotTranslator(ctx: TranslatorContext): Translator {
   const streamPartial = ctx.opts.streamPartialMessages === true;
   const toolNames = new Map<string, string>();
+  /** The CLI's own names of calls to the run's custom tools, by call id. */
+  const bridgedCliNames = new Map<string, string>();
   const startedTools = new Set<string>();
   /** Tool requests from `assistant.message`, for results whose start was never reported. */
   const requestedTools = new Map<string, { name: string; input: unknown }>();
@@ -143,6 +146,8 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
     const isError = data.success === false || (exitCode !== undefined && exitCode !== 0);
     const name = toolNames.get(id);
     const extra: Data = {};
+    const cliName = bridgedCliNames.get(id);
+    if (cliName !== undefined) extra.cliToolName = cliName;
     if (exitCode !== undefined) extra.exitCode = exitCode;
     if (errorCode) extra.errorCode = errorCode;
     // A permission rule or a missing approval refused the call: it never ran.
@@ -237,7 +242,12 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
         return streamPartial ? [progress(record, 'other', asString(data.toolName))] : [];
       case 'tool.execution_start': {
         const id = asString(data.toolCallId) ?? '';
-        return [toolUse(record, id, asString(data.toolName) ?? 'unknown', data.arguments)];
+        const cliName = asString(data.toolName) ?? 'unknown';
+        // The run's own tools go by the user's name; the CLI's `coderline-…` stays in extra.
+        const name = bridgedToolName(ctx.opts, data.mcpServerName, data.mcpToolName);
+        if (name === undefined) return [toolUse(record, id, cliName, data.arguments)];
+        bridgedCliNames.set(id, cliName);
+        return [{ ...toolUse(record, id, name, data.arguments), extra: { cliToolName: cliName } }];
       }
       case 'tool.execution_complete':
         return toolComplete(record);

@@ -1,0 +1,86 @@
+// Custom tools: a handler in the caller's process that the agent CLI can call (over the SDK-hosted
+// MCP bridge, src/core/tool-bridge.ts). Only types and a cheap check here: nothing heavy at import.
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { loadZod } from './core/zod.js';
+import { InvalidOptionsError } from './errors.js';
+
+/** One MCP content block (text, image, audio, resource link or embedded resource). */
+export type ToolContent = ContentBlock;
+
+/**
+ * What a handler returns: plain text, a JSON value (sent as its JSON text), or MCP content blocks.
+ * `isError: true` tells the model the call failed without throwing.
+ */
+export type ToolOutput =
+  | string
+  | { text: string; isError?: boolean }
+  | { json: unknown; isError?: boolean }
+  | { content: ToolContent[]; isError?: boolean };
+
+export interface ToolCallContext {
+  /** Fires when the run is aborted or ends, or the CLI cancels the call. */
+  signal: AbortSignal;
+}
+
+export interface ToolDefinition<S extends z.ZodType> {
+  /** What the model calls it: letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  description: string;
+  /** The input's schema: its JSON Schema is what the CLI sees; calls are validated against it. */
+  input: S;
+  handler: (input: z.output<S>, context: ToolCallContext) => ToolOutput | Promise<ToolOutput>;
+}
+
+/** A tool made by `tool()`, for the `tools` option. */
+export interface Tool<I = unknown> {
+  readonly kind: 'coderline.tool';
+  readonly name: string;
+  readonly description: string;
+  /** Validates what the model sends before the handler sees it. */
+  readonly input: z.ZodType;
+  /** The input's JSON Schema, as the CLI sees it (an object schema, as MCP requires). */
+  readonly inputJsonSchema: Readonly<Record<string, unknown>>;
+  // Method syntax: a Tool of a specific input still fits in a list of Tool (`tools: [a, b]`).
+  handler(input: I, context: ToolCallContext): ToolOutput | Promise<ToolOutput>;
+}
+
+/** Letters, digits, `_` and `-`: what every CLI's model API accepts in a tool name. */
+const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Defines a tool the agent can call; pass it in `tools`. */
+export function tool<S extends z.ZodType>(definition: ToolDefinition<S>): Tool<z.output<S>> {
+  const issues: string[] = [];
+  if (typeof definition.name !== 'string' || !toolNamePattern.test(definition.name)) {
+    issues.push(`tool name "${String(definition.name)}" must be 1-64 letters, digits, "_" or "-"`);
+  }
+  if (typeof definition.description !== 'string') issues.push(`tool "${definition.name}": description must be a string`);
+  if (typeof definition.input?.safeParse !== 'function') issues.push(`tool "${definition.name}": input must be a zod schema`);
+  if (typeof definition.handler !== 'function') issues.push(`tool "${definition.name}": handler must be a function`);
+  if (issues.length) throw new InvalidOptionsError(issues);
+  return Object.freeze({
+    kind: 'coderline.tool',
+    name: definition.name,
+    description: definition.description,
+    input: definition.input,
+    inputJsonSchema: inputJsonSchemaOf(definition.name, definition.input),
+    handler: definition.handler,
+  });
+}
+
+/** The JSON Schema of what the model must send; MCP only takes object schemas. */
+function inputJsonSchemaOf(name: string, input: z.ZodType): Record<string, unknown> {
+  let json: Record<string, unknown>;
+  try {
+    json = loadZod().toJSONSchema(input, { io: 'input' }) as Record<string, unknown>;
+  } catch (error) {
+    throw new InvalidOptionsError([`tool "${name}": input has no JSON Schema form (${String(error)})`]);
+  }
+  if (json.type !== 'object') throw new InvalidOptionsError([`tool "${name}": input must be an object schema such as z.object({...})`]);
+  delete json.$schema;
+  return json;
+}
+
+export function isTool(value: unknown): value is Tool {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'coderline.tool';
+}

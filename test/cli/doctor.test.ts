@@ -1,0 +1,37 @@
+// `coderline doctor`: installed CLIs and versions, and the auth variables by name only.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DoctorEntry } from '../../src/cli/doctor.js';
+import { coderline, repoRoot } from './command.js';
+
+const bin = join(repoRoot, 'node_modules', '.bin');
+const secret = 'sk-ant-very-secret-value-1234';
+
+describe('coderline doctor', () => {
+  it('reports each installed CLI with its version and the auth variable it would use, never the value', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ANTHROPIC_API_KEY: secret, CODEX_API_KEY: secret, OPENAI_API_KEY: secret };
+    delete env.ANTHROPIC_AUTH_TOKEN;
+    delete env.CLAUDE_CODE_USE_BEDROCK;
+    delete env.CLAUDE_CODE_USE_VERTEX;
+    const text = await coderline(['doctor'], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toContain(secret);
+    expect(text.stdout).toMatch(/^claude +2\.1\.332 +ok \(supported 2\.1\.197 – 2\.1\.332 \(tested\)\)\n +auth: ANTHROPIC_API_KEY$/m);
+    expect(text.stdout).toMatch(/^codex +0\.171\.0 +ok .*\n +auth: CODEX_API_KEY \(also set: OPENAI_API_KEY\)$/m);
+
+    const json = await coderline(['doctor', '--json'], { env });
+    expect(json.stdout).not.toContain(secret);
+    const entries = JSON.parse(json.stdout) as DoctorEntry[];
+    expect(entries.map((entry) => entry.cli)).toEqual(['claude', 'codex', 'copilot', 'pi']);
+    expect(entries.find((entry) => entry.cli === 'copilot')).toMatchObject({ installed: true, version: '1.0.102', state: 'ok' });
+    expect(entries.find((entry) => entry.cli === 'claude')?.authVariables).toEqual(['ANTHROPIC_API_KEY']);
+  });
+
+  it('says when no CLI is installed (exit 5) and where each would look for a login', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent' };
+    for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX']) delete env[name];
+    const result = await coderline(['doctor'], { env });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toMatch(/^claude +- +not installed .*\n +auth: no variable set; would use the `claude` login in CLAUDE_CONFIG_DIR or ~\/\.claude\n +claude: executable "claude" was not found\. Install it with/m);
+  });
+});
