@@ -211,6 +211,15 @@ describe('stopping the process group', () => {
     expect(isGroupAlive(result.pid!)).toBe(false);
   });
 
+  it.each([
+    ['abort', () => ({ signal: AbortSignal.timeout(400) }), 'cancelled'],
+    ['stall', () => ({ stallTimeoutMs: 400 }), 'stalled'],
+  ] as const)('%s also stops a grandchild that left the process group for a session of its own', async (_name, extra, status) => {
+    const result = await run(fake, 'x', { ...script([{ grandchild: { ownSession: true } }, { hang: 1 }]), ...extra(), collectEvents: true });
+    expect(result.status).toBe(status);
+    expect(isProcessAlive(grandchildOf(result.events))).toBe(false);
+  });
+
   it('an already aborted signal spawns nothing', async () => {
     const result = await run(fake, 'x', { ...script([done()]), signal: AbortSignal.abort() });
     expect(result.status).toBe('cancelled');

@@ -35,8 +35,12 @@ for (const step of steps) {
   else if ('echoEnv' in step) await write(process.stdout, line({ type: 'env', env: Object.fromEntries(step.echoEnv.map((name) => [name, process.env[name] ?? null])) }));
   else if ('ignoreSignals' in step) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
   else if ('grandchild' in step) {
-    // A long-lived grandchild in the same process group; with holdStdout it keeps our stdout open.
-    const child = spawn('sleep', ['1000'], { stdio: step.grandchild.holdStdout ? ['ignore', 'inherit', 'inherit'] : 'ignore' });
+    // A long-lived grandchild in the same process group; with holdStdout it keeps our stdout open;
+    // with ownSession it escapes the group, as tool commands of some CLIs do.
+    const child = spawn('sleep', ['1000'], {
+      stdio: step.grandchild.holdStdout ? ['ignore', 'inherit', 'inherit'] : 'ignore',
+      detached: Boolean(step.grandchild.ownSession),
+    });
     child.unref();
     await write(process.stdout, line({ type: 'grandchild', pid: child.pid }));
   } else if ('bigLine' in step) {

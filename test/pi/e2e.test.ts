@@ -182,11 +182,10 @@ describe('pi end to end (real binary, fake model)', () => {
     expect(isGroupAlive(result.pid!)).toBe(false);
   });
 
-  // KNOWN CORE GAP, kept visible with it.fails: pi runs bash detached (its own session), and only
-  // cleans it up on SIGTERM/SIGHUP. The core's abort sends SIGINT first, which kills pi at once and
-  // leaves the command running. When the core aborts with SIGTERM first (or also kills detached
-  // descendants), this test passes and `it.fails` must become `it`.
-  it.fails('abort during a running bash command: the command is stopped too', async () => {
+  // pi runs bash in a session of its own, out of reach of a group signal, and cleans it up only on
+  // SIGTERM/SIGHUP; the abort's SIGINT kills pi first. The core finds the leader's descendants
+  // before signalling, so the command is stopped too.
+  it('abort during a running bash command: the command is stopped too', async () => {
     const marker = `coderline-pi-sleep-${process.pid}`;
     cleanups.push(async () => {
       for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
