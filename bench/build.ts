@@ -2,7 +2,7 @@
 // package builds it (tsup, same options, ESM), and the bench programs themselves. Running them
 // through a TypeScript loader instead would add the loader to every process's start and RSS.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as tsup } from 'tsup';
 
@@ -12,6 +12,9 @@ export const outDir = `${benchDir}.out/`;
 export const fakeCli = `${benchDir}fake-cli.mjs`;
 /** The built package entry (same bundle as dist/index.js, built here so dist/ is left alone). */
 export const coderlineEntry = `${outDir}coderline/index.js`;
+
+/** coderline as of an earlier commit, for before/after side by side (BENCH_BASELINE=<rev>). */
+export const baselineEntry = `${outDir}baseline/index.js`;
 
 /** The bench programs that run in processes of their own. */
 export const programs = ['consume', 'latency', 'pool', 'translate'] as const;
@@ -45,6 +48,25 @@ export async function buildBench(): Promise<void> {
     outExtension: () => ({ js: '.mjs' }),
     target: 'node20',
     splitting: false,
+    silent: true,
+  });
+}
+
+/** Builds `src/` as of `rev` the same way, so a fix is measured against its parent in the same run. */
+export async function buildBaseline(rev: string): Promise<void> {
+  if (!/^[\w./~^-]+$/.test(rev)) throw new Error(`BENCH_BASELINE is not a git revision: ${rev}`);
+  const source = `${outDir}baseline-src/`;
+  rmSync(source, { recursive: true, force: true });
+  mkdirSync(source, { recursive: true });
+  execFileSync('sh', ['-c', `git archive ${rev} src | tar -x -C "${source}"`], { cwd: rootDir, stdio: 'inherit' });
+  await tsup({
+    config: false,
+    entry: { index: `${source}src/index.ts` },
+    format: ['esm'],
+    outDir: `${outDir}baseline`,
+    target: 'node20',
+    splitting: true,
+    clean: true,
     silent: true,
   });
 }

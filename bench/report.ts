@@ -9,6 +9,8 @@ export interface ConsumerReport {
   ms: number;
   /** Spawn to the first line or event. */
   firstMs: number;
+  /** The same in the untimed first run of the process (imports, version probe). */
+  coldFirstMs: number;
   items: number;
   peakRssMb: number;
   /** RSS (MB) when 25/50/75/100 % of the items had arrived. */

@@ -8,11 +8,12 @@
 //   pool        100 runs at concurrency 1/2/4/8, and what they leave behind
 //   translate   translation alone, per adapter, vs. split + JSON.parse of the same bytes
 //   splitter    the line splitter vs. ndjson and readline (bench/line-splitter.ts)
-// BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds.
+// BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds. BENCH_BASELINE=<git rev>
+// adds coderline as of that commit to the throughput and memory races: before/after side by side.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { benchDir, buildBench, coderlineEntry, fakeCli, outDir, programPath, rootDir } from './build.js';
+import { baselineEntry, benchDir, buildBaseline, buildBench, coderlineEntry, fakeCli, outDir, programPath, rootDir } from './build.js';
 import type { LatencyReport } from './latency.js';
 import type { PoolReport } from './pool.js';
 import { formatSpread, spread, table, type ConsumerName, type ConsumerReport, type StreamKind } from './report.js';
@@ -23,6 +24,7 @@ const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
 const THROUGHPUT_LINES = 200_000;
 const MEMORY_BYTES = 1_000_000_000;
 const STDERR_FLOOD_BYTES = 256 * 2 ** 20;
+const BASELINE = process.env.BENCH_BASELINE;
 const sections = ['throughput', 'memory', 'import', 'latency', 'pool', 'translate', 'splitter'] as const;
 type Section = (typeof sections)[number];
 
@@ -48,14 +50,20 @@ interface Contender {
   label: string;
   consumer: ConsumerName;
   env?: Record<string, string>;
+  /** The coderline build to load (default: the working tree's). */
+  module?: string;
 }
+
+/** coderline as of BENCH_BASELINE, when given. */
+const baseline = (contender: Contender): Contender[] =>
+  BASELINE ? [{ ...contender, label: `${contender.label} @ ${BASELINE}`, module: baselineEntry }] : [];
 
 /** Interleaved rounds of each contender on one stream; the first contender is the floor. */
 function race(kind: StreamKind, env: Record<string, string>, contenders: Contender[], rounds: number) {
   const runs = new Map<string, ConsumerReport[]>(contenders.map((c) => [c.label, []]));
   for (let round = 0; round < rounds; round += 1) {
     for (const contender of contenders) {
-      const [report] = program<ConsumerReport>(programPath('consume'), [contender.consumer, kind, fakeCli, coderlineEntry], {
+      const [report] = program<ConsumerReport>(programPath('consume'), [contender.consumer, kind, fakeCli, contender.module ?? coderlineEntry], {
         BENCH_KIND: kind,
         ...env,
         ...contender.env,
@@ -72,6 +80,7 @@ function race(kind: StreamKind, env: Record<string, string>, contenders: Contend
       ms: spread(reports.map((r) => r.ms)),
       ratio: spread(reports.map((r, i) => r.ms / floor[i]!.ms)),
       firstMs: spread(reports.map((r) => r.firstMs)),
+      coldFirstMs: spread(reports.map((r) => r.coldFirstMs)),
       peakRssMb: spread(reports.map((r) => r.peakRssMb)),
       rssAtQuarter: [0, 1, 2, 3].map((q) => spread(reports.map((r) => r.rssAtQuarter[q]!)).median),
       items: reports[0]!.items,
@@ -86,6 +95,7 @@ function throughput(): void {
       { label: 'floor (spawn + readline + JSON.parse)', consumer: 'floor' },
       { label: 'byte splitter + JSON.parse', consumer: 'splitter' },
       { label: 'coderline `stream()`', consumer: 'coderline' },
+      ...baseline({ label: 'coderline `stream()`', consumer: 'coderline' }),
       { label: 'coderline `run()` + onEvent', consumer: 'coderline-run' },
       { label: `${vendor === 'claude-sdk' ? '@anthropic-ai/claude-agent-sdk' : '@openai/codex-sdk'}`, consumer: vendor },
     ], ROUNDS);
@@ -93,8 +103,8 @@ function throughput(): void {
     say();
     say(`### ${kind} stream, ${ROUNDS} interleaved rounds`);
     say();
-    say(table(['consumer', 'wall ms, median (min–max)', '× floor, median (min–max)', 'items', 'peak RSS MB'], results.map((r) => [
-      r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), String(r.items), formatSpread(r.peakRssMb),
+    say(table(['consumer', 'wall ms, median (min–max)', '× floor, median (min–max)', 'items', 'peak RSS MB', 'first item ms (cold first run)'], results.map((r) => [
+      r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), String(r.items), formatSpread(r.peakRssMb), `${r.firstMs.median.toFixed(0)} (${r.coldFirstMs.median.toFixed(0)})`,
     ])));
   }
 }
@@ -105,6 +115,7 @@ function memory(): void {
   const results = race('claude', { BENCH_LINES: String(THROUGHPUT_LINES), BENCH_BYTES: String(MEMORY_BYTES) }, [
     { label: 'floor', consumer: 'floor' },
     { label: 'coderline `stream()`', consumer: 'coderline' },
+    ...baseline({ label: 'coderline `stream()`', consumer: 'coderline' }),
     { label: 'coderline `run()` + onEvent', consumer: 'coderline-run' },
     { label: '@anthropic-ai/claude-agent-sdk', consumer: 'claude-sdk' },
     { label: 'floor + 256 MiB stderr', consumer: 'floor', env: flood },
@@ -197,6 +208,7 @@ function versionOf(packageDir: string): string {
 const wanted = process.argv.slice(2).filter((arg): arg is Section => (sections as readonly string[]).includes(arg));
 const chosen: readonly Section[] = wanted.length ? wanted : sections;
 await buildBench();
+if (BASELINE) await buildBaseline(BASELINE);
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: rootDir, encoding: 'utf8' }).trim();
 say(`# coderline bench, ${new Date().toISOString()}`);
 say();
