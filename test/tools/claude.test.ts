@@ -1,0 +1,97 @@
+// Custom tools through the real `claude` (2.1.332) and the fake Anthropic server: the model calls
+// the tool over the SDK's MCP bridge, the handler runs, and its result reaches the next model call.
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { claudeAdapter } from '../../src/adapters/claude/index.js';
+import { run, tool, type CoderStreamEvent } from '../../src/index.js';
+import { createFakeClaudeSandbox, startFakeAnthropic } from '../../src/testing/anthropic.js';
+import type { Script } from '../../src/testing/script.js';
+import type { FakeServer } from '../../src/testing/server.js';
+import { isGroupAlive } from '../support/processes.js';
+import { deferred, listeningServers, ticketTool } from './support.js';
+
+let cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+async function fake(script: Script) {
+  const server = await startFakeAnthropic(script);
+  const sandbox = await createFakeClaudeSandbox(server);
+  cleanups.push(() => server.close(), () => sandbox.cleanup());
+  return { server, opts: sandbox.opts };
+}
+
+const callTicket = (input: unknown) => ({ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input }] });
+/** What the CLI sent back to the model as the tool's result (the last user turn's tool_result blocks). */
+function toolResultsSent(server: FakeServer, index: number): string {
+  const messages = (server.modelRequests[index]?.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+  return JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content);
+}
+const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
+  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
+
+describe('custom tools with claude (real binary)', () => {
+  it('the model calls the tool: the handler gets the parsed input, the result reaches the model, events use the tool\'s name', async () => {
+    const { server, opts } = await fake([callTicket({ id: '42' }), { text: 'Ticket 42 is open.' }]);
+    const calls: Parameters<typeof ticketTool>[0] = [];
+    const result = await run(claudeAdapter, 'What is the state of ticket 42?', { ...opts, tools: [ticketTool(calls)], collectEvents: true });
+
+    expect(result).toMatchObject({ status: 'success', text: 'Ticket 42 is open.' });
+    expect(calls.map((call) => call.input)).toEqual([{ id: '42' }]);
+    expect(toolResultsSent(server, 1)).toContain('ticket 42: open');
+    // Only the run's own MCP server: nothing from user or project config.
+    expect(ofType(result.events, 'init')[0]?.extra?.mcpServers).toEqual([expect.objectContaining({ name: 'coderline', status: 'connected' })]);
+    const [use] = ofType(result.events, 'tool_use');
+    expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' } });
+    expect(ofType(result.events, 'tool_result')).toEqual([
+      expect.objectContaining({ id: use?.id, name: 'lookup_ticket', output: 'ticket 42: open', isError: false, extra: { cliToolName: 'mcp__coderline__lookup_ticket' } }),
+    ]);
+  });
+
+  it('a handler that throws: the model gets the error as a failed tool result and the run goes on', async () => {
+    const { server, opts } = await fake([{ toolCalls: [{ name: 'mcp__coderline__flaky', input: {} }] }, { text: 'The lookup failed.' }]);
+    const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
+    const result = await run(claudeAdapter, 'Try it', { ...opts, tools: [flaky], collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'The lookup failed.' });
+    expect(ofType(result.events, 'tool_result')[0]).toMatchObject({ name: 'flaky', isError: true, output: expect.stringContaining('ticket database unreachable') });
+    expect(toolResultsSent(server, 1)).toMatch(/"is_error":true.*ticket database unreachable|ticket database unreachable.*"is_error":true/);
+  });
+
+  it('invalid input: the handler is not called and the model is told what is wrong', async () => {
+    const { server, opts } = await fake([callTicket({ id: 'forty-two' }), { text: 'Bad id.' }]);
+    const calls: Parameters<typeof ticketTool>[0] = [];
+    const result = await run(claudeAdapter, 'Look up ticket forty-two', { ...opts, tools: [ticketTool(calls)], collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(calls).toEqual([]);
+    expect(ofType(result.events, 'tool_result')[0]).toMatchObject({ name: 'lookup_ticket', isError: true });
+    expect(toolResultsSent(server, 1)).toContain('Invalid input for lookup_ticket: id: a ticket id is digits');
+  });
+
+  it('abort while a handler runs: its signal fires, the run is cancelled, no process or server is left', async () => {
+    const { opts } = await fake([callTicket({ id: '7' }), { text: 'never reached' }]);
+    const serversBefore = listeningServers();
+    const entered = deferred<AbortSignal>();
+    const stuck = tool({
+      name: 'lookup_ticket',
+      description: 'Hangs until aborted',
+      input: z.object({ id: z.string() }),
+      handler: (_input, { signal }) => {
+        entered.resolve(signal);
+        return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+    });
+    const controller = new AbortController();
+    const pending = run(claudeAdapter, 'Look up ticket 7', { ...opts, tools: [stuck], signal: controller.signal });
+    const signal = await entered.promise;
+    expect(signal.aborted).toBe(false);
+    expect(listeningServers()).toBe(serversBefore + 1);
+    controller.abort();
+    const result = await pending;
+    expect(signal.aborted).toBe(true);
+    expect(result.status).toBe('cancelled');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+    expect(listeningServers()).toBe(serversBefore);
+  });
+});
