@@ -8,6 +8,7 @@ export default defineConfig({
     codex: 'src/adapters/codex/index.ts',
     copilot: 'src/adapters/copilot/index.ts',
     pi: 'src/adapters/pi/index.ts',
+    testing: 'src/testing/index.ts',
     cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],

@@ -149,8 +149,13 @@ export interface FakeClaudeEnvOptions {
   apiTimeoutMs?: number;
 }
 
-/** Start options that point claude at `server`, offline, with its state in private directories. */
+/** Start options that point the pinned claude at `server`, offline, with its state in private directories. */
 export function fakeClaudeEnv(server: FakeServer, options: FakeClaudeEnvOptions): SharedStartOpts {
+  return { executablePath: installedClaudeBinary(), ...claudeOptsForFake(server, options) };
+}
+
+/** Start options that point the `claude` on PATH at `server` (see fakeClaudeEnv). */
+export function claudeOptsForFake(server: FakeServer, options: FakeClaudeEnvOptions): SharedStartOpts {
   const extraEnv: Record<string, string> = {
     ANTHROPIC_BASE_URL: server.url,
     ANTHROPIC_API_KEY: 'sk-ant-fake-test-key',
@@ -164,7 +169,6 @@ export function fakeClaudeEnv(server: FakeServer, options: FakeClaudeEnvOptions)
   };
   if (options.configDir !== undefined) extraEnv.CLAUDE_CONFIG_DIR = options.configDir;
   return {
-    executablePath: installedClaudeBinary(),
     model: FAKE_CLAUDE_MODEL,
     extraEnv,
     // A developer's own credentials or endpoints must never reach the CLI under test.

@@ -92,8 +92,18 @@ export function piSettingsJson(retry: PiRetrySettings, requestTimeoutMs: number)
   };
 }
 
+/** The pinned pi with Node 22 first on its PATH, pointed at a fake server (see createPiAgent). */
 export async function createPiEnv(options: PiEnvOptions): Promise<PiEnv> {
   assertNode22Installed();
+  const env = await createPiAgent(options);
+  return { ...env, opts: { ...env.opts, executablePath: PI_BIN, extraEnv: { PATH: pathWithNode22(), ...env.opts.extraEnv } } };
+}
+
+/**
+ * A private agent dir (models.json with a custom openai-completions provider at the server, bounded
+ * retries, telemetry off) and HOME, and the options that point the `pi` on PATH at them.
+ */
+export async function createPiAgent(options: PiEnvOptions): Promise<PiEnv> {
   const root = await mkdtemp(join(tmpdir(), 'coderline-pi-'));
   const agentDir = join(root, 'agent');
   const home = join(root, 'home');
@@ -109,11 +119,9 @@ export async function createPiEnv(options: PiEnvOptions): Promise<PiEnv> {
     agentDir,
     home,
     opts: {
-      executablePath: PI_BIN,
       piProvider: PI_FAKE_PROVIDER,
       model: PI_FAKE_MODEL,
       extraEnv: {
-        PATH: pathWithNode22(),
         HOME: home,
         PI_CODING_AGENT_DIR: agentDir,
         PI_OFFLINE: '1',

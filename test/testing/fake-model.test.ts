@@ -1,0 +1,75 @@
+// coderline/testing as a user sees it: start a fake model, point a real CLI at it, run, assert.
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidOptionsError, run, type ProviderName } from '../../src/index.js';
+import { fakeApiOf, offeredTool, startFakeModel, type FakeModel } from '../../src/testing/index.js';
+import { withPinnedRuntime } from '../support/pinned-clis.js';
+
+const open: FakeModel[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((fake) => fake.close()));
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function workDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'coderline-testing-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi'];
+
+describe('startFakeModel()', () => {
+  it.each(clis)('answers %s with a scripted reply and records what the CLI sent', async (cli) => {
+    const fake = await startFakeModel({ api: fakeApiOf[cli], script: [{ text: 'All tests pass.' }] });
+    open.push(fake);
+    const opts = withPinnedRuntime(cli, await fake.env(cli));
+    const result = await run(cli, 'Did the tests pass?', { ...opts, workingDirectory: await workDir() });
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('All tests pass.');
+    expect(fake.requests.length).toBeGreaterThan(0);
+    expect(JSON.stringify(fake.requests[0]!.body)).toContain('Did the tests pass?');
+  });
+
+  it.each(['claude', 'pi'] as const)('lets %s call the shell tool found by a matcher on the offered tools', async (cli) => {
+    const cwd = await workDir();
+    const fake = await startFakeModel({
+      api: fakeApiOf[cli],
+      script: (request, index) =>
+        index === 0
+          ? { toolCalls: [{ name: offeredTool(request, /^bash$/i), input: { command: 'echo made-by-tool > out.txt' } }] }
+          : { text: 'Done.' },
+    });
+    open.push(fake);
+    const opts = withPinnedRuntime(cli, await fake.env(cli));
+    const result = await run(cli, 'Write the file.', { ...opts, workingDirectory: cwd, permissionPolicy: { allow: [cli === 'claude' ? 'Bash' : 'bash'] } });
+    expect(result.status).toBe('success');
+    expect((await readFile(join(cwd, 'out.txt'), 'utf8')).trim()).toBe('made-by-tool');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('scripts an error status: the run fails with a typed error', async () => {
+    const fake = await startFakeModel({ api: 'openai-responses', script: [{ kind: 'error', status: 401, message: 'bad key' }] });
+    open.push(fake);
+    const result = await run('codex', 'hi', { ...(await fake.env('codex')), workingDirectory: await workDir() });
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('auth');
+  });
+
+  it('refuses env() for a CLI that speaks another API', async () => {
+    const fake = await startFakeModel({ api: 'anthropic', script: [{ text: 'x' }] });
+    open.push(fake);
+    await expect(fake.env('codex')).rejects.toBeInstanceOf(InvalidOptionsError);
+  });
+
+  it('close() releases the port and removes the temp dirs', async () => {
+    const fake = await startFakeModel({ api: 'openai-chat', script: [{ text: 'x' }] });
+    const opts = await fake.env('copilot');
+    await fake.close();
+    await expect(fetch(`${fake.url}/v1/chat/completions`, { method: 'POST' })).rejects.toThrow();
+    await expect(access(opts.extraEnv!.COPILOT_HOME!)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
