@@ -28,6 +28,8 @@ function httpStatusIn(message: string): number | undefined {
 
 /** A 400 error's message is the raw response body: take its error.message and error.code when it is JSON. */
 function bodyError(message: string): { message: string; code?: string } | undefined {
+  // Most messages are plain text, and a parse that throws costs more than the rest of the translation.
+  if (!message.trimStart().startsWith('{')) return undefined;
   try {
     const body: unknown = JSON.parse(message);
     const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
@@ -109,7 +111,10 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
   function toolUse(item: Rec, raw: unknown): TranslatedEvent {
     const id = String(item.id);
     startedTools.add(id);
-    return { type: 'tool_use', id, ...nameOf(item), input: toolInput(item), raw };
+    const { name, extra } = nameOf(item);
+    const event: TranslatedEvent = { type: 'tool_use', id, name, input: toolInput(item), raw };
+    if (extra) event.extra = extra;
+    return event;
   }
 
   function itemStarted(item: Rec, raw: unknown): TranslatedEvent[] {
@@ -119,15 +124,20 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
 
   function itemCompleted(item: Rec, raw: unknown): TranslatedEvent[] {
     const id = str(item.id);
-    const idField = id === undefined ? {} : { id };
+    // Optional fields are assigned, not spread into the literal: a spread there is a slow path.
     switch (item.type) {
       case 'agent_message': {
         const text = str(item.text) ?? '';
         lastMessage = text;
-        return [{ type: 'message', role: 'assistant', text, delta: false, ...idField, raw }];
+        const message: TranslatedEvent = { type: 'message', role: 'assistant', text, delta: false, raw };
+        if (id !== undefined) message.id = id;
+        return [message];
       }
-      case 'reasoning':
-        return [{ type: 'reasoning', text: str(item.text) ?? '', delta: false, ...idField, raw }];
+      case 'reasoning': {
+        const reasoning: TranslatedEvent = { type: 'reasoning', text: str(item.text) ?? '', delta: false, raw };
+        if (id !== undefined) reasoning.id = id;
+        return [reasoning];
+      }
       case 'error':
         // Warnings: unknown model metadata, ignored config keys, transport fallbacks.
         return [{ type: 'progress', kind: 'warning', subtype: 'item/error', message: str(item.message) ?? '', raw }];
@@ -139,10 +149,13 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
     }
     // A tool that finished without a start record still gets its tool_use first.
     const events = id !== undefined && startedTools.has(id) ? [] : [toolUse(item, raw)];
+    // A completed tool is never looked up again: forgetting it keeps memory flat on long runs.
+    if (id !== undefined) startedTools.delete(id);
     const outcome = toolOutcome(item);
     const { name, extra: nameExtra } = nameOf(item);
-    const extra = outcome.extra || nameExtra ? { ...outcome.extra, ...nameExtra } : undefined;
-    events.push({ type: 'tool_result', id: String(item.id), name, output: outcome.output, isError: outcome.isError, raw, ...(extra ? { extra } : {}) });
+    const result: TranslatedEvent = { type: 'tool_result', id: String(item.id), name, output: outcome.output, isError: outcome.isError, raw };
+    if (outcome.extra || nameExtra) result.extra = { ...outcome.extra, ...nameExtra };
+    events.push(result);
     return events;
   }
 
