@@ -2,10 +2,13 @@
 // needed), its stdout, stderr and exit code captured.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { SharedStartOpts } from '../../src/index.js';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 const main = join(repoRoot, 'src', 'cli', 'main.ts');
+// By absolute URL, so a script can run in any working directory.
+const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 export interface CommandResult {
   code: number | null;
@@ -17,12 +20,13 @@ export interface CommandResult {
 export interface CommandOptions {
   env?: NodeJS.ProcessEnv;
   input?: string;
+  cwd?: string;
 }
 
-/** Starts `coderline ARGS`; `done` settles when it exits. */
-export function startCoderline(args: readonly string[], options: CommandOptions = {}): { child: ChildProcess; done: Promise<CommandResult>; stderrSoFar(): string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
-    cwd: repoRoot,
+/** Starts a TypeScript script with ARGS; `done` settles when it exits. */
+export function startScript(script: string, args: readonly string[], options: CommandOptions = {}): { child: ChildProcess; done: Promise<CommandResult>; stderrSoFar(): string } {
+  const child = spawn(process.execPath, ['--import', tsxLoader, script, ...args], {
+    cwd: options.cwd ?? repoRoot,
     env: options.env ?? process.env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -36,6 +40,11 @@ export function startCoderline(args: readonly string[], options: CommandOptions 
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
   return { child, done, stderrSoFar: () => stderr };
+}
+
+/** Starts `coderline ARGS`. */
+export function startCoderline(args: readonly string[], options: CommandOptions = {}) {
+  return startScript(main, args, options);
 }
 
 export function coderline(args: readonly string[], options: CommandOptions = {}): Promise<CommandResult> {
