@@ -8,7 +8,7 @@ import { createFakeClaudeSandbox, startFakeAnthropic } from '../../src/testing/a
 import type { Script } from '../../src/testing/script.js';
 import type { FakeServer } from '../../src/testing/server.js';
 import { isGroupAlive } from '../support/processes.js';
-import { deferred, listeningServers, ticketTool } from './support.js';
+import { bridgeUrlOfCliIn, deferred, statusWithoutSecret, ticketTool } from './support.js';
 
 let cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -69,9 +69,8 @@ describe('custom tools with claude (real binary)', () => {
     expect(toolResultsSent(server, 1)).toContain('Invalid input for lookup_ticket: id: a ticket id is digits');
   });
 
-  it('abort while a handler runs: its signal fires, the run is cancelled, no process or server is left', async () => {
+  it('abort while a handler runs: the bridge refuses requests without the secret; the signal fires, the run is cancelled, no process or server is left', async () => {
     const { opts } = await fake([callTicket({ id: '7' }), { text: 'never reached' }]);
-    const serversBefore = listeningServers();
     const entered = deferred<AbortSignal>();
     const stuck = tool({
       name: 'lookup_ticket',
@@ -85,13 +84,14 @@ describe('custom tools with claude (real binary)', () => {
     const controller = new AbortController();
     const pending = run(claudeAdapter, 'Look up ticket 7', { ...opts, tools: [stuck], signal: controller.signal });
     const signal = await entered.promise;
+    const bridgeUrl = bridgeUrlOfCliIn(opts.workingDirectory!);
+    expect(await statusWithoutSecret(bridgeUrl)).toBe(401);
     expect(signal.aborted).toBe(false);
-    expect(listeningServers()).toBe(serversBefore + 1);
     controller.abort();
     const result = await pending;
     expect(signal.aborted).toBe(true);
     expect(result.status).toBe('cancelled');
     expect(isGroupAlive(result.pid!)).toBe(false);
-    expect(listeningServers()).toBe(serversBefore);
+    expect(await statusWithoutSecret(bridgeUrl)).toBe('closed');
   });
 });

@@ -1,11 +1,13 @@
-// Shared by the custom-tool tests: a deferred promise (Node 20 has no Promise.withResolvers), a
-// count of this process's listening servers, and a Responses server whose model can call Codex's
+// Shared by the custom-tool tests: a deferred promise (Node 20 has no Promise.withResolvers), the
+// bridge URL a running CLI was given, and a Responses server whose model can call Codex's
 // `tool_search` (Codex 0.171 defers MCP tools behind it: a model must search before calling one).
+import { readFileSync, realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { tool, type Tool, type ToolCallContext } from '../../src/index.js';
 import { responseEvents } from '../../src/testing/openai-responses.js';
 import type { Script } from '../../src/testing/script.js';
 import { startFakeServer, startSse, writeSse, type FakeServer, type SseEvent } from '../../src/testing/server.js';
+import { pidsMatching } from '../support/processes.js';
 
 export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
   let resolve!: (value: T) => void;
@@ -13,9 +15,38 @@ export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } 
   return { promise, resolve };
 }
 
-/** Listening TCP servers of this process (fake model servers and tool bridges). */
-export function listeningServers(): number {
-  return process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
+/**
+ * The tool bridge URL a running CLI was given, found from the CLI process working in `cwd`: in its
+ * argv (Codex) or in the MCP config file its argv names (Claude, Copilot).
+ */
+export function bridgeUrlOfCliIn(cwd: string): string {
+  const found = new Set<string>();
+  for (const pid of [...pidsMatching('mcp_servers.coderline.url'), ...pidsMatching('-mcp-config'), ...pidsMatching('tool-bridge.json')]) {
+    try {
+      if (realpathSync(`/proc/${pid}/cwd`) !== realpathSync(cwd)) continue;
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      for (const arg of argv) {
+        const inline = /^mcp_servers\.coderline\.url="(.+)"$/.exec(arg)?.[1];
+        const file = /^--mcp-config=(.+)$/.exec(arg)?.[1] ?? /^@(.+tool-bridge\.json)$/.exec(arg)?.[1];
+        const url = inline ?? (file ? (JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: { coderline: { url: string } } }).mcpServers.coderline.url : undefined);
+        if (url) found.add(url);
+      }
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  if (found.size !== 1) throw new Error(`expected one bridge URL for a CLI in ${cwd}, found ${[...found].join(', ') || 'none'}`);
+  return [...found][0]!;
+}
+
+/** What a request without the bridge's secret gets: an HTTP status, or `closed` when nothing listens. */
+export async function statusWithoutSecret(url: string): Promise<number | 'closed'> {
+  try {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(2_000) });
+    return response.status;
+  } catch {
+    return 'closed';
+  }
 }
 
 /** The ticket tool of the docs example; every call is recorded with its input and signal. */
