@@ -54,8 +54,11 @@ function kindOf(node: SchemaNode): FlagKind | undefined {
       return 'number';
     case 'boolean':
       return 'boolean';
-    case 'array':
-      return 'list';
+    case 'array': {
+      // Lists of names or paths; a list of objects (custom tools) cannot come from a command line.
+      const element = def.element?._zod.def.type;
+      return element === 'string' || element === 'enum' ? 'list' : undefined;
+    }
     case 'record': {
       const value = def.valueType?._zod.def.type;
       if (value === 'string') return 'pairs';
@@ -65,7 +68,7 @@ function kindOf(node: SchemaNode): FlagKind | undefined {
       // copilotAdditionalMcpConfig: a path or JSON text, which the adapter passes on as given.
       return 'string';
     default:
-      // Functions, the AbortSignal, outputSchema and permissionPolicy: the command's own flags cover them.
+      // Functions, the AbortSignal, outputSchema, permissionPolicy: the command's own flags cover those that matter.
       return undefined;
   }
 }
