@@ -1,0 +1,100 @@
+// Custom tools through the real `copilot` (1.0.102, BYOK mode) and the fake chat-completions server.
+// Copilot offers an MCP tool to the model as `<server>-<tool>`.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { copilotAdapter } from '../../src/adapters/copilot/index.js';
+import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
+import { copilotBinary, copilotTestEnv, copilotTestOpts, freshCopilotHome } from '../../src/testing/copilot-env.js';
+import { startFakeChat } from '../../src/testing/openai-chat.js';
+import type { Script } from '../../src/testing/script.js';
+import type { FakeServer } from '../../src/testing/server.js';
+import { isGroupAlive } from '../support/processes.js';
+import { bridgeUrlOfCliIn, deferred, statusWithoutSecret, ticketTool } from './support.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(script: Script): Promise<{ server: FakeServer; opts: SharedStartOpts; cwd: string }> {
+  const server = await startFakeChat(script);
+  const copilotHome = freshCopilotHome();
+  const cwd = await mkdtemp(join(tmpdir(), 'coderline-tools-copilot-'));
+  cleanups.push(() => server.close(), () => rm(cwd, { recursive: true, force: true }), () => rm(copilotHome, { recursive: true, force: true }));
+  return { server, opts: { ...copilotTestOpts(server.url, { copilotHome }), workingDirectory: cwd }, cwd };
+}
+
+const callTool = (name: string, input: unknown) => ({ toolCalls: [{ name: `coderline-${name}`, input }] });
+/** The tool messages the CLI sent back to the model in request `index`. */
+function toolMessagesSent(server: FakeServer, index: number): string {
+  const messages = (server.modelRequests[index]?.body as { messages: Array<{ role: string }> }).messages;
+  return JSON.stringify(messages.filter((message) => message.role === 'tool'));
+}
+const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
+  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
+
+describe('custom tools with copilot (real binary)', () => {
+  beforeAll(async () => {
+    // The first run in a HOME unpacks ~235 MB; do it once here rather than inside a timed test.
+    const { execa } = await import('execa');
+    await execa(copilotBinary, ['--version'], { env: { HOME: copilotTestEnv('http://127.0.0.1:9').HOME, COPILOT_AUTO_UPDATE: 'false' } });
+  }, 120_000);
+
+  it('the model calls the tool: the handler gets the parsed input, the result reaches the model, events use the tool\'s name', async () => {
+    const { server, opts } = await setup([callTool('lookup_ticket', { id: '42' }), { text: 'Ticket 42 is open.' }]);
+    const calls: Parameters<typeof ticketTool>[0] = [];
+    const result = await run(copilotAdapter, 'What is the state of ticket 42?', { ...opts, tools: [ticketTool(calls)], collectEvents: true });
+
+    expect(result).toMatchObject({ status: 'success', text: 'Ticket 42 is open.' });
+    expect(calls.map((call) => call.input)).toEqual([{ id: '42' }]);
+    // The model was offered the tool with its JSON Schema, and got its result back.
+    const offered = (server.modelRequests[0]?.body as { tools: Array<{ function: { name: string; parameters: unknown } }> }).tools;
+    expect(offered.find((t) => t.function.name === 'coderline-lookup_ticket')?.function.parameters).toMatchObject({ type: 'object', required: ['id'] });
+    expect(toolMessagesSent(server, 1)).toContain('ticket 42: open');
+    const [use] = ofType(result.events, 'tool_use');
+    expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'coderline-lookup_ticket' } });
+    expect(ofType(result.events, 'tool_result')).toEqual([
+      expect.objectContaining({ id: use?.id, name: 'lookup_ticket', output: 'ticket 42: open', isError: false, extra: { cliToolName: 'coderline-lookup_ticket' } }),
+    ]);
+  });
+
+  it('a throwing handler and invalid input are failed tool results the model sees; the handler never gets bad input', async () => {
+    const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
+    const calls: Parameters<typeof ticketTool>[0] = [];
+    const { server, opts } = await setup([
+      { toolCalls: [{ name: 'coderline-flaky', input: {} }, { name: 'coderline-lookup_ticket', input: { id: 'x' } }] },
+      { text: 'Both failed.' },
+    ]);
+    const result = await run(copilotAdapter, 'Try both', { ...opts, tools: [flaky, ticketTool(calls)], collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'Both failed.' });
+    expect(calls).toEqual([]);
+    expect(ofType(result.events, 'tool_result').map((event) => [event.name, event.isError])).toEqual(expect.arrayContaining([['flaky', true], ['lookup_ticket', true]]));
+    expect(toolMessagesSent(server, 1)).toContain('ticket database unreachable');
+    expect(toolMessagesSent(server, 1)).toContain('Invalid input for lookup_ticket');
+  });
+
+  it('abort while a handler runs: its signal fires, no process or server is left', async () => {
+    const { opts, cwd } = await setup([callTool('lookup_ticket', { id: '7' }), { text: 'never reached' }]);
+    const entered = deferred<AbortSignal>();
+    const stuck = tool({
+      name: 'lookup_ticket',
+      description: 'Hangs until aborted',
+      input: z.object({ id: z.string() }),
+      handler: (_input, { signal }) => (entered.resolve(signal), new Promise<string>(() => undefined)),
+    });
+    const controller = new AbortController();
+    const pending = run(copilotAdapter, 'Look up ticket 7', { ...opts, tools: [stuck], signal: controller.signal });
+    const signal = await entered.promise;
+    const bridgeUrl = bridgeUrlOfCliIn(cwd);
+    expect(await statusWithoutSecret(bridgeUrl)).toBe(401);
+    controller.abort();
+    const result = await pending;
+    expect(signal.aborted).toBe(true);
+    expect(result.status).toBe('cancelled');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+    expect(await statusWithoutSecret(bridgeUrl)).toBe('closed');
+  });
+});
