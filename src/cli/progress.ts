@@ -126,11 +126,16 @@ export class ProgressReporter {
     else if (this.ticker) this.drawStatus();
   }
 
-  /** Stops the status line and prints the summary. */
-  finish(summary: string): void {
+  /** Stops and clears the status line (so an error message starts on a clean line). */
+  stop(): void {
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = undefined;
     this.clearStatus();
+  }
+
+  /** Stops the status line and prints the summary. */
+  finish(summary: string): void {
+    this.stop();
     this.out.write(`${summary}\n`);
   }
 }

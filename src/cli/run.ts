@@ -104,6 +104,9 @@ export async function runCommand(plan: RunPlan): Promise<number> {
     const opened = await openSession(plan, startOptions);
     close = opened.close;
     result = await opened.session.run(prompt, runOptions);
+  } catch (error) {
+    progress?.stop();
+    throw error;
   } finally {
     clearTimeout(timer);
     process.off('SIGINT', onSignal);
