@@ -1,0 +1,84 @@
+// How each adapter tells its CLI about the run's tool bridge (what was verified against the binaries
+// in claude.test.ts, codex.test.ts and copilot.test.ts), and that the secret never lands in argv.
+import { describe, expect, it } from 'vitest';
+import { builtInAdapters } from '../../src/registry.js';
+import type { AdapterSpec, InvocationContext } from '../../src/core/adapter.js';
+import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
+import { FeatureNotSupportedError, run } from '../../src/index.js';
+import type { ResolvedOpts } from '../../src/options.js';
+import { ticketTool } from './support.js';
+
+const bridge: ToolBridgeInfo = {
+  name: 'coderline',
+  url: 'http://127.0.0.1:45678/mcp',
+  secret: 'the-secret-value',
+  headers: { Authorization: 'Bearer the-secret-value' },
+  toolNames: ['lookup_ticket', 'close_ticket'],
+};
+
+async function invocationOf(adapter: AdapterSpec, opts: ResolvedOpts = {}) {
+  const files: Record<string, string> = {};
+  const ctx: InvocationContext = {
+    prompt: 'p',
+    opts: { tools: [ticketTool()], ...opts },
+    session: { kind: 'new' },
+    cwd: '/work',
+    writeTempFile: async (name, content) => {
+      files[name] = content;
+      return `/tmp/run/${name}`;
+    },
+    coderStateDir: async () => '/tmp/state',
+    outputJsonSchema: undefined,
+    toolBridge: bridge,
+  };
+  return { ...(await adapter.buildInvocation(ctx)), files };
+}
+
+describe('tool bridge wiring', () => {
+  it('claude: an MCP config file, strict MCP config, and the tools allowed by their CLI names', async () => {
+    const { args, files } = await invocationOf(builtInAdapters.claude, { allowedTools: ['Read'] });
+    expect(args).toContain('--mcp-config=/tmp/run/claude-mcp-config.json');
+    expect(args.filter((arg) => arg === '--strict-mcp-config')).toHaveLength(1);
+    expect(args).toEqual(expect.arrayContaining(['--allowed-tools=Read', '--allowed-tools=mcp__coderline__lookup_ticket', '--allowed-tools=mcp__coderline__close_ticket']));
+    expect(JSON.parse(files['claude-mcp-config.json']!)).toEqual({ mcpServers: { coderline: { type: 'http', url: bridge.url, headers: bridge.headers } } });
+    expect(args.join(' ')).not.toContain(bridge.secret);
+  });
+
+  it('claude with strict isolation still passes --strict-mcp-config once', async () => {
+    const { args } = await invocationOf(builtInAdapters.claude, { isolation: 'strict' });
+    expect(args.filter((arg) => arg === '--strict-mcp-config')).toHaveLength(1);
+  });
+
+  it('codex: -c mcp_servers.coderline.* with approval, and the secret in the environment only', async () => {
+    const { args, env } = await invocationOf(builtInAdapters.codex);
+    expect(args).toEqual(expect.arrayContaining([
+      '-c', `mcp_servers.coderline.url="${bridge.url}"`,
+      '-c', 'mcp_servers.coderline.bearer_token_env_var="CODERLINE_TOOL_BRIDGE_SECRET"',
+      '-c', 'mcp_servers.coderline.default_tools_approval_mode="approve"',
+    ]));
+    expect(env).toEqual({ CODERLINE_TOOL_BRIDGE_SECRET: bridge.secret });
+    expect(args.join(' ')).not.toContain(bridge.secret);
+    // The prompt marker still comes last.
+    expect(args.at(-1)).toBe('-');
+  });
+
+  it('copilot: an additional MCP config file besides the caller\'s, and each tool allowed', async () => {
+    const { args, files } = await invocationOf(builtInAdapters.copilot, { copilotAdditionalMcpConfig: '@/home/me/mcp.json' });
+    expect(args).toEqual(expect.arrayContaining([
+      '--additional-mcp-config', '@/home/me/mcp.json',
+      '--additional-mcp-config', '@/tmp/run/copilot-tool-bridge.json',
+      '--allow-tool=coderline(lookup_ticket)', '--allow-tool=coderline(close_ticket)',
+    ]));
+    expect(JSON.parse(files['copilot-tool-bridge.json']!)).toEqual({ mcpServers: { coderline: { type: 'http', url: bridge.url, headers: bridge.headers, tools: ['*'] } } });
+    expect(args.join(' ')).not.toContain(bridge.secret);
+  });
+
+  it('pi: tools are refused before anything starts (pi 1.6.0 is not wired to the bridge)', async () => {
+    await expect(run('pi', 'hi', { tools: [ticketTool()] })).rejects.toThrow(FeatureNotSupportedError);
+  });
+
+  it('tools must be made by tool() and have distinct names', async () => {
+    await expect(run('claude', 'hi', { tools: [{ name: 'x' } as never] })).rejects.toThrow(/tools must be made by tool\(\)/);
+    await expect(run('claude', 'hi', { tools: [ticketTool(), ticketTool()] })).rejects.toThrow(/tool names must be unique/);
+  });
+});
