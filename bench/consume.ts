@@ -132,11 +132,13 @@ async function main(): Promise<void> {
   let firstMs: number | undefined;
   const sampler = setInterval(() => samples.push([items, process.memoryUsage.rss()]), 50);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await consume(fake, () => {
     items += 1;
     firstMs ??= performance.now() - started;
   });
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   clearInterval(sampler);
   samples.push([items, process.memoryUsage.rss()]);
 
@@ -145,7 +147,7 @@ async function main(): Promise<void> {
     const sample = samples.find(([seen]) => seen >= quarter * items) ?? samples.at(-1)!;
     return sample[1] / 2 ** 20;
   });
-  const report: ConsumerReport = { ms, firstMs: firstMs ?? ms, coldFirstMs: coldFirstMs ?? 0, items, peakRssMb: process.resourceUsage().maxRSS / 1024, rssAtQuarter };
+  const report: ConsumerReport = { ms, cpuMs: (cpu.user + cpu.system) / 1000, firstMs: firstMs ?? ms, coldFirstMs: coldFirstMs ?? 0, items, peakRssMb: process.resourceUsage().maxRSS / 1024, rssAtQuarter };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

@@ -7,6 +7,8 @@ export type ConsumerName = 'floor' | 'splitter' | 'coderline' | 'coderline-run' 
 export interface ConsumerReport {
   /** Spawn to exit, in ms. */
   ms: number;
+  /** CPU time (user + system) of this process over the same span: less sensitive to a busy machine. */
+  cpuMs: number;
   /** Spawn to the first line or event. */
   firstMs: number;
   /** The same in the untimed first run of the process (imports, version probe). */

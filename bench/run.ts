@@ -79,6 +79,8 @@ function race(kind: StreamKind, env: Record<string, string>, contenders: Contend
       reports,
       ms: spread(reports.map((r) => r.ms)),
       ratio: spread(reports.map((r, i) => r.ms / floor[i]!.ms)),
+      cpuMs: spread(reports.map((r) => r.cpuMs)),
+      cpuRatio: spread(reports.map((r, i) => r.cpuMs / floor[i]!.cpuMs)),
       firstMs: spread(reports.map((r) => r.firstMs)),
       coldFirstMs: spread(reports.map((r) => r.coldFirstMs)),
       peakRssMb: spread(reports.map((r) => r.peakRssMb)),
@@ -103,8 +105,8 @@ function throughput(): void {
     say();
     say(`### ${kind} stream, ${ROUNDS} interleaved rounds`);
     say();
-    say(table(['consumer', 'wall ms, median (min–max)', '× floor, median (min–max)', 'items', 'peak RSS MB', 'first item ms (cold first run)'], results.map((r) => [
-      r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), String(r.items), formatSpread(r.peakRssMb), `${r.firstMs.median.toFixed(0)} (${r.coldFirstMs.median.toFixed(0)})`,
+    say(table(['consumer', 'wall ms, median (min–max)', '× floor, median (min–max)', 'CPU ms', 'CPU × floor', 'items', 'peak RSS MB', 'first item ms (cold first run)'], results.map((r) => [
+      r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.cpuMs), formatSpread(r.cpuRatio, 2), String(r.items), formatSpread(r.peakRssMb), `${r.firstMs.median.toFixed(0)} (${r.coldFirstMs.median.toFixed(0)})`,
     ])));
   }
 }
@@ -125,8 +127,8 @@ function memory(): void {
   say();
   say(`${MEMORY_ROUNDS} interleaved rounds. RSS at 25/50/75/100 % of the stream: medians.`);
   say();
-  say(table(['consumer', 'wall ms', '× floor', 'peak RSS MB', 'RSS MB at 25/50/75/100 %'], results.map((r) => [
-    r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.peakRssMb), r.rssAtQuarter.map((mb) => mb.toFixed(0)).join(' / '),
+  say(table(['consumer', 'wall ms', '× floor', 'CPU × floor', 'peak RSS MB', 'RSS MB at 25/50/75/100 %'], results.map((r) => [
+    r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.cpuRatio, 2), formatSpread(r.peakRssMb), r.rssAtQuarter.map((mb) => mb.toFixed(0)).join(' / '),
   ])));
 }
 

@@ -94,7 +94,9 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     }
     tracker.observe(event);
     collected?.push(event);
-    guard(() => opts.onEvent?.(event as CoderStreamEvent));
+    // No closure per event (or per line, below) when there is no callback to guard.
+    const { onEvent } = opts;
+    if (onEvent) guard(() => onEvent(event as CoderStreamEvent));
     request.sink?.push(event);
   };
 
@@ -141,7 +143,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     opts.signal?.addEventListener('abort', forwardAbort, { once: true });
     const end = await spawnAndRead(request, { executable, args: invocation.args, stdin: invocation.stdin, env, cwd }, {
       emit,
-      onRawLine: (line) => guard(() => opts.onRawLine?.(line)),
+      onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
     if (callbackError !== undefined) throw callbackError;
@@ -164,7 +166,7 @@ interface Spawn {
 
 interface RunHooks {
   emit(event: TranslatedEvent): void;
-  onRawLine(line: string): void;
+  onRawLine: ((line: string) => void) | undefined;
   abortSignal: AbortSignal;
 }
 
@@ -229,7 +231,7 @@ async function spawnAndRead(
 
   const stdoutLines = new LineSplitter(opts.maxLineBytes ?? DEFAULTS.maxLineBytes, {
     line: (line) => {
-      onRawLine(line);
+      onRawLine?.(line);
       if (line.trim() === '') return;
       let record: unknown;
       try {
