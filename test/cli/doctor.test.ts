@@ -1,18 +1,22 @@
 // `coderline doctor`: installed CLIs and versions, and the auth variables by name only.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DoctorEntry } from '../../src/cli/doctor.js';
+import { authSources, type DoctorEntry } from '../../src/cli/doctor.js';
 import { coderline, repoRoot } from './command.js';
 
 const bin = join(repoRoot, 'node_modules', '.bin');
 const secret = 'sk-ant-very-secret-value-1234';
 
+/** The test's environment without any credential a developer may have set. */
+function envWithoutCredentials(path: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: path };
+  for (const sources of Object.values(authSources)) for (const name of sources.variables) delete env[name];
+  return env;
+}
+
 describe('coderline doctor', () => {
   it('reports each installed CLI with its version and the auth variable it would use, never the value', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ANTHROPIC_API_KEY: secret, CODEX_API_KEY: secret, OPENAI_API_KEY: secret };
-    delete env.ANTHROPIC_AUTH_TOKEN;
-    delete env.CLAUDE_CODE_USE_BEDROCK;
-    delete env.CLAUDE_CODE_USE_VERTEX;
+    const env = { ...envWithoutCredentials(`${bin}:${process.env.PATH ?? ''}`), ANTHROPIC_API_KEY: secret, CODEX_API_KEY: secret, OPENAI_API_KEY: secret };
     const text = await coderline(['doctor'], { env });
     expect(text.code).toBe(0);
     expect(text.stdout).not.toContain(secret);
@@ -28,9 +32,7 @@ describe('coderline doctor', () => {
   });
 
   it('says when no CLI is installed (exit 5) and where each would look for a login', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent' };
-    for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX']) delete env[name];
-    const result = await coderline(['doctor'], { env });
+    const result = await coderline(['doctor'], { env: envWithoutCredentials('/nonexistent') });
     expect(result.code).toBe(5);
     expect(result.stdout).toMatch(/^claude +- +not installed .*\n +auth: no variable set; would use the `claude` login in CLAUDE_CONFIG_DIR or ~\/\.claude\n +claude: executable "claude" was not found\. Install it with/m);
   });
