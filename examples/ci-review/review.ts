@@ -48,45 +48,53 @@ async function readDiff(): Promise<string> {
   return execFileSync('git', ['diff', '--unified=5', `${base}...HEAD`], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 }
 
-let diff = await readDiff();
-if (diff.trim() === '') {
-  process.stdout.write('review: the diff is empty, nothing to review\n');
-  process.exit(0);
+/** Returns the exit code; setting it instead of calling process.exit lets stdout drain first. */
+async function review(): Promise<number> {
+  let diff = await readDiff();
+  if (diff.trim() === '') {
+    process.stdout.write('review: the diff is empty, nothing to review\n');
+    return 0;
+  }
+  const truncated = Buffer.byteLength(diff) > maxBytes;
+  if (truncated) diff = Buffer.from(diff).subarray(0, maxBytes).toString('utf8');
+
+  const prompt = [
+    'Review this pull request diff as a careful senior engineer.',
+    'Report bugs, security problems, data loss, broken error handling and clear maintainability problems',
+    'in the changed lines; do not report style preferences. You may read files in the repository for',
+    'context, but do not change anything. Give each finding the file path as it appears in the diff and',
+    'the line number in the new version of the file. If nothing is wrong, return an empty findings list.',
+    ...(truncated ? [`The diff was cut at ${maxBytes} bytes; review what is there.`] : []),
+    '',
+    '<diff>',
+    diff,
+    '</diff>',
+  ].join('\n');
+
+  const result = await run(cli, prompt, {
+    // Read-only on every CLI: Claude --permission-mode plan, Codex --sandbox read-only, Copilot
+    // --mode plan, Pi with read-only tools.
+    permissionPolicy: { mode: 'plan' },
+    outputSchema: reviewSchema,
+    ...(values.model ? { model: values.model } : {}),
+    signal: AbortSignal.timeout(timeoutMinutes * 60_000),
+    onEvent: (event) => {
+      if (event.type === 'tool_use') process.stderr.write(`review: ${cli} uses ${event.name}\n`);
+    },
+  });
+
+  if (result.status !== 'success' || result.output === undefined) {
+    fail(`${cli} could not finish the review (${result.status}): ${result.error?.message ?? 'no output'}`);
+  }
+
+  const review = result.output;
+  for (const line of annotations(review)) process.stdout.write(`${line}\n`);
+  const summary = markdownSummary(review, cli, failOn);
+  const summaryFile = values.summary ?? process.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) await appendFile(summaryFile, summary);
+  else process.stdout.write(summary);
+
+  return blockingFindings(review, failOn).length > 0 ? 1 : 0;
 }
-const truncated = Buffer.byteLength(diff) > maxBytes;
-if (truncated) diff = Buffer.from(diff).subarray(0, maxBytes).toString('utf8');
 
-const prompt = `Review this pull request diff as a careful senior engineer.
-Report bugs, security problems, data loss, broken error handling and clear maintainability problems
-in the changed lines; do not report style preferences. You may read files in the repository for
-context, but do not change anything. Give each finding the file path as it appears in the diff and
-the line number in the new version of the file. If nothing is wrong, return an empty findings list.
-${truncated ? `\nThe diff was cut at ${maxBytes} bytes; review what is there.\n` : ''}
-<diff>
-${diff}
-</diff>`;
-
-const result = await run(cli, prompt, {
-  // Read-only on every CLI: Claude --permission-mode plan, Codex --sandbox read-only, Copilot
-  // --mode plan, Pi with read-only tools.
-  permissionPolicy: { mode: 'plan' },
-  outputSchema: reviewSchema,
-  ...(values.model ? { model: values.model } : {}),
-  signal: AbortSignal.timeout(timeoutMinutes * 60_000),
-  onEvent: (event) => {
-    if (event.type === 'tool_use') process.stderr.write(`review: ${cli} uses ${event.name}\n`);
-  },
-});
-
-if (result.status !== 'success' || result.output === undefined) {
-  fail(`${cli} could not finish the review (${result.status}): ${result.error?.message ?? 'no output'}`);
-}
-
-const review = result.output;
-for (const line of annotations(review)) process.stdout.write(`${line}\n`);
-const summary = markdownSummary(review, cli, failOn);
-const summaryFile = values.summary ?? process.env.GITHUB_STEP_SUMMARY;
-if (summaryFile) await appendFile(summaryFile, summary);
-else process.stdout.write(summary);
-
-process.exit(blockingFindings(review, failOn).length > 0 ? 1 : 0);
+process.exitCode = await review();
