@@ -124,7 +124,7 @@ export async function startToolBridge(tools: readonly Tool[], runSignal: AbortSi
 }
 
 /** Validates the input, runs the handler, and turns whatever happens into a tool result. */
-export async function callTool(tool: Tool, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+async function callTool(tool: Tool, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
   const parsed = await tool.input.safeParseAsync(args);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(input)'}: ${issue.message}`);
