@@ -103,12 +103,13 @@ describe('coderline run (real claude, fake model server)', () => {
     expect(timedOut.stderr).toMatch(/timed out after 2s/);
   });
 
-  it('Ctrl-C while a tool runs: exit 130, the CLI and its tool are gone', async () => {
-    const marker = 'timeout 47 tail -f /dev/null';
+  // SIGINT is Ctrl-C; SIGTERM is what a cancelled CI job sends.
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s while a tool runs: exit 130, the CLI and its tool are gone', async (signal) => {
+    const marker = `timeout ${signal === 'SIGINT' ? 47 : 48} tail -f /dev/null`;
     const { env, flags } = await fake([{ toolCalls: [bash(marker)] }, { text: 'never' }]);
     const command = startCoderline(['run', '--cli', 'claude', ...flags, '--allow', 'Bash', '--json', 'Wait'], { env });
     await waitFor(() => command.stderrSoFar().includes('tool Bash') && pidsMatching(marker).length > 0);
-    command.child.kill('SIGINT');
+    command.child.kill(signal);
     const result = await command.done;
 
     expect(result.code).toBe(130);
