@@ -84,6 +84,14 @@ describe('coderline run (real claude, fake model server)', () => {
     expect(wrong.stderr).toMatch(/^error \(invalid_output\) after/m);
   });
 
+  it('shows a retry of the model call on stderr, then succeeds', async () => {
+    const { env, flags } = await fake([{ kind: 'error', status: 500, message: 'overloaded' }, { text: 'Second time lucky.' }], { maxRetries: 1 });
+    const result = await coderline(['run', '--cli', 'claude', ...flags, 'Hi'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Second time lucky.\n');
+    expect(result.stderr).toMatch(/^\[ *\d+\.\ds\] retry: .+$/m);
+  });
+
   it('an API error exits 1 and says why on stderr', async () => {
     const { env, flags } = await fake([{ kind: 'error', status: 401, message: 'invalid x-api-key' }], { maxRetries: 0 });
     const result = await coderline(['run', '--cli', 'claude', ...flags, 'Hi'], { env });
