@@ -70,7 +70,7 @@ async function inspect(cli: ProviderName, env: Record<string, string>): Promise<
   }
 }
 
-export async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promise<DoctorEntry[]> {
+async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promise<DoctorEntry[]> {
   const cliEnv = buildEnv({ inherited: env });
   return Promise.all((Object.keys(builtInAdapters) as ProviderName[]).map((cli) => inspect(cli, cliEnv)));
 }
@@ -84,7 +84,7 @@ const stateText: Record<DoctorEntry['state'], string> = {
   broken: 'does not run',
 };
 
-export function formatDoctor(entries: readonly DoctorEntry[]): string {
+function formatDoctor(entries: readonly DoctorEntry[]): string {
   return entries.map((entry) => {
     const auth = entry.authVariables.length
       ? `auth: ${entry.authVariables[0]}${entry.authVariables.length > 1 ? ` (also set: ${entry.authVariables.slice(1).join(', ')})` : ''}`

@@ -99,8 +99,8 @@ export function parseRunArgs(argv: readonly string[], mode: Mode): RunPlan | 'he
   const split = (items: string[] | undefined) => items?.flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
   const allow = split(values.allow);
   const deny = split(values.deny);
-  const mode_ = values.plan ? 'plan' : values.bypass ? 'bypass' : undefined;
-  if (mode_ || allow || deny) options.permissionPolicy = { ...(mode_ ? { mode: mode_ } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
+  const policyMode = values.plan ? 'plan' : values.bypass ? 'bypass' : undefined;
+  if (policyMode || allow || deny) options.permissionPolicy = { ...(policyMode ? { mode: policyMode } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
 
   const session: SessionTarget = values.resume !== undefined
     ? { kind: 'resume', sessionId: values.resume }

@@ -34,7 +34,7 @@ async function readSchema(file: string): Promise<Record<string, unknown>> {
 }
 
 /** The RunResult as JSON: the error as plain fields, absent values as null so `jq` sees every key. */
-export function resultJson(result: RunResult<unknown, string>): string {
+function resultJson(result: RunResult<unknown, string>): string {
   const { error, ...rest } = result;
   return JSON.stringify({
     ...rest,
