@@ -157,6 +157,9 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
       const name = toolNames.get(id);
       if (name !== undefined) event.name = name;
       const cliName = bridgedCliNames.get(id);
+      // One result per call: forgetting the call keeps memory flat however long the run is.
+      toolNames.delete(id);
+      bridgedCliNames.delete(id);
       if (cliName !== undefined) event.extra = { cliToolName: cliName };
       events.push(event);
     }
