@@ -68,7 +68,12 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
     if (this.head >= this.buffer.length) return undefined;
     const event = this.buffer[this.head]!;
     this.head += 1;
-    if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+    // Taken events must not stay referenced from the array: each holds its raw record, and kept
+    // alive long enough it is promoted to the old generation, where garbage waits for a full GC.
+    if (this.head === this.buffer.length) {
+      this.buffer.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.buffer.length) {
       this.buffer.splice(0, this.head);
       this.head = 0;
     }
