@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { CoderStreamEvent, ProviderName, TranslatedEvent } from '../index.js';
+import { translateLine } from '../core/translate-line.js';
 import { builtInAdapters } from '../registry.js';
 import { describeEvent } from './progress.js';
 import { parseRecording, type RecordingHeader } from './recording.js';
@@ -21,20 +22,7 @@ function replayLines(cli: ProviderName, lines: readonly string[], header?: Pick<
   const adapter = builtInAdapters[cli];
   const translator = adapter.createTranslator({ opts: header?.opts ?? {}, session: header?.session ?? { kind: 'new' } });
   const stamp = (event: TranslatedEvent) => ({ ...event, provider: cli, ts: 0 }) as CoderStreamEvent<string>;
-  return lines.flatMap((line) => {
-    if (line.trim() === '') return [];
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      return [stamp({ type: 'progress', kind: 'unknown', subtype: 'non_json', message: line, raw: line })];
-    }
-    try {
-      return translator.translate(record).map(stamp);
-    } catch (error) {
-      return [stamp({ type: 'error', code: 'protocol', fatal: false, message: `could not translate a ${cli} record: ${String(error)}`, raw: record })];
-    }
-  });
+  return lines.flatMap((line) => translateLine(translator, cli, line).map(stamp));
 }
 
 export async function replayCommand(argv: readonly string[]): Promise<number | 'help'> {

@@ -12,6 +12,7 @@ import { toJsonSchema } from './output-schema.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
+import { translateLine } from './translate-line.js';
 import type { ToolBridge } from './tool-bridge.js';
 import { subtractUsage } from './usage.js';
 import { checkVersion } from './version.js';
@@ -232,22 +233,7 @@ async function spawnAndRead(
   const stdoutLines = new LineSplitter(opts.maxLineBytes ?? DEFAULTS.maxLineBytes, {
     line: (line) => {
       onRawLine?.(line);
-      if (line.trim() === '') return;
-      let record: unknown;
-      try {
-        record = JSON.parse(line);
-      } catch {
-        onEvent({ type: 'progress', kind: 'unknown', subtype: 'non_json', message: line, raw: line });
-        return;
-      }
-      let events: TranslatedEvent[];
-      try {
-        events = translator.translate(record);
-      } catch (error) {
-        onEvent({ type: 'error', code: 'protocol', fatal: false, message: `could not translate a ${adapter.name} record: ${String(error)}`, raw: record });
-        return;
-      }
-      for (const event of events) onEvent(event);
+      for (const event of translateLine(translator, adapter.name, line)) onEvent(event);
     },
     oversized: (bytes) =>
       onEvent({ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${bytes} bytes: longer than maxLineBytes (${opts.maxLineBytes ?? DEFAULTS.maxLineBytes})`, raw: null }),
