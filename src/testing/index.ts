@@ -28,11 +28,29 @@ export interface FakeModelOptions {
   api: FakeApi;
   /** One step per model request, in order (the last repeats), or a function of the request. */
   script: Script;
+  /**
+   * What a reply's `cutAfterEvents` does at the cut: `close` drops the connection (default); `error`
+   * sends an in-stream error object and ends the stream normally, as some gateways do. Only
+   * `openai-chat` has the `error` form so far; the other APIs refuse it.
+   */
+  cutWith?: 'close' | 'error';
 }
 
 export interface FakeEnvOptions {
   /** How often the CLI may retry a failed model call on its own (default: 1, or 0 where the CLI allows it). */
   retries?: number;
+  /**
+   * How long the CLI itself waits on a silent model call before it gives up (claude: API_TIMEOUT_MS,
+   * default 30 s; codex: its stream idle timeout, default 5 s; pi: its request timeout, default 60 s).
+   * Raise it to let coderline's `stallTimeoutMs` act first. Copilot has no such setting: refused.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * `strict`: no shared config dir; the options carry `isolation: 'strict'` so each coder gets a
+   * private one (claude's CLAUDE_CONFIG_DIR, copilot's COPILOT_HOME), which its resumes find again.
+   * Codex and pi have no strict isolation: refused.
+   */
+  isolation?: 'strict';
 }
 
 export interface FakeModel {
@@ -47,29 +65,52 @@ export interface FakeModel {
    * environment, config files in private temp dirs, and the CLI's telemetry and update checks off.
    */
   env(cli: ProviderName, options?: FakeEnvOptions): Promise<SharedStartOpts>;
+  /**
+   * Stops the server only (hung requests too): a CLI started afterwards finds nothing listening,
+   * while the dirs `env()` made stay until `close()`.
+   */
+  stopServer(): Promise<void>;
   /** Stops the server (also hung requests) and removes the temp dirs `env()` made. */
   close(): Promise<void>;
 }
 
-const starters: Record<FakeApi, (script: Script) => Promise<FakeServer>> = {
-  anthropic: startFakeAnthropic,
-  'openai-responses': startFakeResponses,
-  'openai-chat': startFakeChat,
-};
+async function startServer(options: FakeModelOptions): Promise<FakeServer> {
+  const known: readonly FakeApi[] = ['anthropic', 'openai-responses', 'openai-chat'];
+  if (!known.includes(options.api)) {
+    throw new InvalidOptionsError([`unknown fake api "${String(options.api)}"; choose one of: ${known.join(', ')}`]);
+  }
+  if (options.api === 'openai-chat') return startFakeChat(options.script, { cutWith: options.cutWith });
+  if (options.cutWith === 'error') throw new InvalidOptionsError([`cutWith "error" is not available for the ${options.api} fake`]);
+  return options.api === 'anthropic' ? startFakeAnthropic(options.script) : startFakeResponses(options.script);
+}
+
+/** Refuses env options the CLI has no setting for, rather than ignoring them. */
+function checkEnvOptions(cli: ProviderName, options: FakeEnvOptions): void {
+  const problems: string[] = [];
+  if (options.isolation === 'strict' && (cli === 'codex' || cli === 'pi')) problems.push(`${cli} has no strict isolation`);
+  if (options.requestTimeoutMs !== undefined && cli === 'copilot') problems.push('copilot has no setting for requestTimeoutMs');
+  if (problems.length) throw new InvalidOptionsError(problems);
+}
 
 async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, options: FakeEnvOptions): Promise<{ opts: SharedStartOpts; cleanup?: () => Promise<void> }> {
+  const strict = options.isolation === 'strict';
   switch (cli) {
     case 'claude': {
-      const configDir = join(dir, 'config');
-      await mkdir(configDir);
-      return { opts: claudeOptsForFake(server, { home: dir, configDir, maxRetries: options.retries ?? 1 }) };
+      const configDir = strict ? undefined : join(dir, 'config');
+      if (configDir) await mkdir(configDir);
+      return { opts: claudeOptsForFake(server, { home: dir, configDir, maxRetries: options.retries ?? 1, apiTimeoutMs: options.requestTimeoutMs }) };
     }
     case 'codex':
-      return { opts: codexFakeOpts(server, { home: dir, retries: options.retries ?? 0 }) };
-    case 'copilot':
-      return { opts: { extraEnv: copilotTestEnv(server.url, { copilotHome: dir }), unsetEnv: copilotTokenVars } };
+      return { opts: codexFakeOpts(server, { home: dir, retries: options.retries ?? 0, streamIdleTimeoutMs: options.requestTimeoutMs }) };
+    case 'copilot': {
+      // Under strict isolation the adapter sets COPILOT_HOME per coder; a shared one would win over it.
+      const extraEnv = copilotTestEnv(server.url, { copilotHome: dir });
+      if (strict) delete extraEnv.COPILOT_HOME;
+      return { opts: { extraEnv, unsetEnv: copilotTokenVars } };
+    }
     case 'pi': {
-      const agent = await createPiAgent({ serverUrl: server.url, retry: { maxRetries: options.retries ?? 1, baseDelayMs: 50 } });
+      const retry = { maxRetries: options.retries ?? 1, baseDelayMs: 50 };
+      const agent = await createPiAgent({ serverUrl: server.url, retry, requestTimeoutMs: options.requestTimeoutMs });
       return { opts: agent.opts, cleanup: agent.cleanup };
     }
   }
@@ -77,9 +118,7 @@ async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, op
 
 /** Starts a fake model server on 127.0.0.1 (random port) that answers by `script`. */
 export async function startFakeModel(options: FakeModelOptions): Promise<FakeModel> {
-  const start = starters[options.api];
-  if (!start) throw new InvalidOptionsError([`unknown fake api "${String(options.api)}"; choose one of: ${Object.keys(starters).join(', ')}`]);
-  const server = await start(options.script);
+  const server = await startServer(options);
   const cleanups: Array<() => Promise<void>> = [];
   return {
     url: server.url,
@@ -89,12 +128,14 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       if (fakeApiOf[cli] !== options.api) {
         throw new InvalidOptionsError([`${cli} speaks ${fakeApiOf[cli]}, but this fake model serves ${options.api}`]);
       }
+      checkEnvOptions(cli, envOptions);
       const dir = await mkdtemp(join(tmpdir(), `coderline-fake-${cli}-`));
       cleanups.push(() => rm(dir, { recursive: true, force: true }));
       const { opts, cleanup } = await optionsFor(cli, server, dir, envOptions);
       if (cleanup) cleanups.push(cleanup);
-      return opts;
+      return envOptions.isolation === 'strict' ? { ...opts, isolation: 'strict' } : opts;
     },
+    stopServer: () => server.close(),
     close: async () => {
       await server.close();
       await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
@@ -114,4 +155,6 @@ export function offeredTool(request: RecordedRequest, pattern: RegExp): string {
   return found;
 }
 
+// Stream endings only the Responses API has (see each function).
+export { responseFailedStep, streamClosedStep } from './openai-responses.js';
 export type { ModelReply, RecordedRequest, Script, ScriptedToolCall, ScriptedUsage, ScriptStep } from './script.js';

@@ -34,12 +34,19 @@ export function streamClosedStep(reply: ModelReply): ScriptStep {
   return step;
 }
 
-/** A tool call the model makes by name; `web_search` becomes a `web_search_call` output item. */
+/**
+ * A tool call the model makes by name. Two names become the items the API has for them:
+ * `web_search` a `web_search_call`, `tool_search` (how Codex finds deferred MCP tools, such as a
+ * run's custom tools) a client-executed `tool_search_call` with the input as its arguments.
+ */
 function toolCallItems(call: ScriptedToolCall, index: number, responseId: string): Record<string, unknown> {
   const callId = call.id ?? `call_${responseId}_${index}`;
   if (call.name === 'web_search') {
     const query = (call.input as { query?: string } | undefined)?.query ?? '';
     return { type: 'web_search_call', id: `ws_${responseId}_${index}`, status: 'completed', action: { type: 'search', query } };
+  }
+  if (call.name === 'tool_search') {
+    return { type: 'tool_search_call', id: `ts_${responseId}_${index}`, call_id: callId, execution: 'client', arguments: call.input ?? {}, status: 'completed' };
   }
   if (call.custom) {
     return { type: 'custom_tool_call', id: `ctc_${responseId}_${index}`, call_id: callId, name: call.name, input: String(call.input), status: 'completed' };

@@ -2,7 +2,10 @@
 // its own SSE dialect. One step answers one model request, in order.
 
 export interface ScriptedToolCall {
-  /** The tool's name as the CLI offers it (e.g. `Bash`, `exec_command`, `bash`). */
+  /**
+   * The tool's name as the CLI offers it (e.g. `Bash`, `exec_command`, `bash`). On the Responses API,
+   * `web_search` and `tool_search` are sent as the API's own search items, as Codex expects them.
+   */
   name: string;
   input: unknown;
   /** Call id; generated when omitted. */

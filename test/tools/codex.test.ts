@@ -1,35 +1,26 @@
 // Custom tools through the real `codex` (0.171.0) and a fake Responses server. Codex defers MCP tools
 // behind its `tool_search` tool, so the scripted model searches first, as a real model must.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
-import { codexFakeOpts } from '../../src/testing/openai-responses.js';
-import type { Script } from '../../src/testing/script.js';
-import type { FakeServer } from '../../src/testing/server.js';
+import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
-import { bridgeUrlOfCliIn, codexBridgeNamespace, codexToolSearch, deferred, statusWithoutSecret, startFakeResponsesWithToolSearch, ticketTool } from './support.js';
+import { bridgeUrlOfCliIn, codexBridgeNamespace, codexToolSearch, deferred, statusWithoutSecret, ticketTool } from './support.js';
 
-const codexBin = resolve(import.meta.dirname, '../../node_modules/.bin/codex');
-const servers: FakeServer[] = [];
-const tempDirs: string[] = [];
+const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-async function setup(script: Script): Promise<{ server: FakeServer; opts: SharedStartOpts }> {
-  const server = await startFakeResponsesWithToolSearch(script);
-  servers.push(server);
-  const home = mkdtempSync(join(tmpdir(), 'coderline-tools-codex-home-'));
-  const cwd = mkdtempSync(join(tmpdir(), 'coderline-tools-codex-ws-'));
-  tempDirs.push(home, cwd);
-  return { server, opts: { ...codexFakeOpts(server, { home }), executablePath: codexBin, workingDirectory: cwd } };
+async function setup(script: Script): Promise<{ fake: FakeModel; opts: SharedStartOpts }> {
+  const fake = await startFakeModel({ api: 'openai-responses', script });
+  const cwd = await mkdtemp(join(tmpdir(), 'coderline-tools-codex-ws-'));
+  cleanups.push(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
+  return { fake, opts: { ...(await fake.env('codex')), workingDirectory: cwd } };
 }
 
 /** Search for the tool, then call it; one script step each. */
@@ -38,8 +29,8 @@ const searchThenCall = (name: string, input: unknown) => [
   { toolCalls: [{ name, namespace: codexBridgeNamespace, input }] },
 ];
 /** The outputs the CLI sent back to the model in request `index`. */
-function outputsSent(server: FakeServer, index: number): string {
-  const input = (server.modelRequests[index]?.body as { input: Array<{ type: string }> }).input;
+function outputsSent(fake: FakeModel, index: number): string {
+  const input = (fake.requests[index]?.body as { input: Array<{ type: string }> }).input;
   return JSON.stringify(input.filter((item) => item.type.endsWith('_output')));
 }
 const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
@@ -47,15 +38,15 @@ const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] |
 
 describe('custom tools with codex (real binary)', () => {
   it('the model finds and calls the tool: parsed input, the result reaches the model, events use the tool\'s name', async () => {
-    const { server, opts } = await setup([...searchThenCall('lookup_ticket', { id: '42' }), { text: 'Ticket 42 is open.' }]);
+    const { fake, opts } = await setup([...searchThenCall('lookup_ticket', { id: '42' }), { text: 'Ticket 42 is open.' }]);
     const calls: Parameters<typeof ticketTool>[0] = [];
     const result = await run(codexAdapter, 'What is the state of ticket 42?', { ...opts, tools: [ticketTool(calls)], collectEvents: true });
 
     expect(result).toMatchObject({ status: 'success', text: 'Ticket 42 is open.' });
     expect(calls.map((call) => call.input)).toEqual([{ id: '42' }]);
     // tool_search found the tool with its JSON Schema, and the result went back to the model.
-    expect(outputsSent(server, 1)).toContain('"name":"lookup_ticket","description":"Looks up a ticket by id and tells its state"');
-    expect(outputsSent(server, 2)).toContain('ticket 42: open');
+    expect(outputsSent(fake, 1)).toContain('"name":"lookup_ticket","description":"Looks up a ticket by id and tells its state"');
+    expect(outputsSent(fake, 2)).toContain('ticket 42: open');
     const [use] = ofType(result.events, 'tool_use');
     expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' } });
     expect(ofType(result.events, 'tool_result')).toEqual([
@@ -66,7 +57,7 @@ describe('custom tools with codex (real binary)', () => {
   it('a throwing handler and invalid input are failed tool results the model sees', async () => {
     const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
     const calls: Parameters<typeof ticketTool>[0] = [];
-    const { server, opts } = await setup([
+    const { fake, opts } = await setup([
       { toolCalls: [codexToolSearch('flaky lookup ticket')] },
       { toolCalls: [{ name: 'flaky', namespace: codexBridgeNamespace, input: {} }, { name: 'lookup_ticket', namespace: codexBridgeNamespace, input: { id: 'x' } }] },
       { text: 'Both failed.' },
@@ -76,8 +67,8 @@ describe('custom tools with codex (real binary)', () => {
     expect(calls).toEqual([]);
     const results = ofType(result.events, 'tool_result');
     expect(results.map((event) => [event.name, event.isError])).toEqual(expect.arrayContaining([['flaky', true], ['lookup_ticket', true]]));
-    expect(outputsSent(server, 2)).toContain('ticket database unreachable');
-    expect(outputsSent(server, 2)).toContain('Invalid input for lookup_ticket');
+    expect(outputsSent(fake, 2)).toContain('ticket database unreachable');
+    expect(outputsSent(fake, 2)).toContain('Invalid input for lookup_ticket');
   });
 
   it('abort while a handler runs: its signal fires, no process or server is left', async () => {
@@ -105,7 +96,7 @@ describe('custom tools with codex (real binary)', () => {
   it('ten parallel runs, each with its own bridge and tool, do not cross-talk', async () => {
     const runs = await Promise.all(
       Array.from({ length: 10 }, async (_, n) => {
-        const { server, opts } = await setup([...searchThenCall('lookup_ticket', { id: String(n) }), { text: `done ${n}` }]);
+        const { fake, opts } = await setup([...searchThenCall('lookup_ticket', { id: String(n) }), { text: `done ${n}` }]);
         const calls: Array<{ run: number; id: string }> = [];
         const own = tool({
           name: 'lookup_ticket',
@@ -113,13 +104,13 @@ describe('custom tools with codex (real binary)', () => {
           input: z.object({ id: z.string() }),
           handler: ({ id }) => (calls.push({ run: n, id }), `answer-of-run-${n} for ticket ${id}`),
         });
-        return { n, server, calls, pending: run(codexAdapter, `Ticket ${n}?`, { ...opts, tools: [own] }) };
+        return { n, fake, calls, pending: run(codexAdapter, `Ticket ${n}?`, { ...opts, tools: [own] }) };
       }),
     );
-    for (const { n, server, calls, pending } of runs) {
+    for (const { n, fake, calls, pending } of runs) {
       expect(await pending).toMatchObject({ status: 'success', text: `done ${n}` });
       expect(calls).toEqual([{ run: n, id: String(n) }]);
-      const sent = outputsSent(server, 2);
+      const sent = outputsSent(fake, 2);
       expect(sent).toContain(`answer-of-run-${n} for ticket ${n}`);
       expect(sent.match(/answer-of-run-\d+/g)).toEqual([`answer-of-run-${n}`]);
     }

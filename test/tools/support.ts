@@ -1,12 +1,9 @@
 // Shared by the custom-tool tests: a deferred promise (Node 20 has no Promise.withResolvers), the
-// bridge URL a running CLI was given, and a Responses server whose model can call Codex's
-// `tool_search` (Codex 0.171 defers MCP tools behind it: a model must search before calling one).
+// bridge URL a running CLI was given, the ticket tool, and scripted calls of Codex's `tool_search`
+// (Codex 0.171 defers MCP tools behind it: a model must search before calling one).
 import { readFileSync, realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { tool, type Tool, type ToolCallContext } from '../../src/index.js';
-import { responseEvents } from '../../src/testing/openai-responses.js';
-import type { Script } from '../../src/testing/script.js';
-import { startFakeServer, startSse, writeSse, type FakeServer, type SseEvent } from '../../src/testing/server.js';
 import { pidsMatching } from '../support/processes.js';
 
 export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
@@ -62,27 +59,7 @@ export function ticketTool(calls: Array<{ input: { id: string }; signal: AbortSi
   });
 }
 
-/** A scripted call of Codex's `tool_search` (turned into a `tool_search_call` item by the server below). */
+/** A scripted call of Codex's `tool_search` (the fake Responses server sends it as a `tool_search_call` item). */
 export const codexToolSearch = (query: string) => ({ name: 'tool_search', input: { query, limit: 8 } });
 /** Codex exposes the bridge's tools in this namespace once `tool_search` found them. */
 export const codexBridgeNamespace = 'mcp__coderline';
-
-/** The fake Responses server, with `tool_search` calls sent as the client-executed search item. */
-export function startFakeResponsesWithToolSearch(script: Script): Promise<FakeServer> {
-  return startFakeServer(script, {
-    isModelCall: (request) => request.method === 'POST' && (request.path.split('?')[0] ?? '').endsWith('/responses'),
-    async writeReply(res, step) {
-      startSse(res);
-      await writeSse(res, responseEvents(step).map(asToolSearch));
-    },
-    errorBody: (_status, message) => ({ error: { message, type: 'server_error' } }),
-  });
-}
-
-function asToolSearch(event: SseEvent): SseEvent {
-  const data = event.data as { type: string; item?: { type?: string; name?: string; arguments?: string } };
-  const item = data.item;
-  if (item?.type !== 'function_call' || item.name !== 'tool_search') return event;
-  const { name: _name, arguments: args, ...rest } = item;
-  return { ...event, data: { ...data, item: { ...rest, type: 'tool_search_call', execution: 'client', arguments: JSON.parse(args ?? '{}') as unknown } } };
-}
