@@ -1,12 +1,13 @@
 // Custom tools through the real `claude` (2.1.332) and the fake Anthropic server: the model calls
 // the tool over the SDK's MCP bridge, the handler runs, and its result reaches the next model call.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { run, tool, type CoderStreamEvent } from '../../src/index.js';
-import { createFakeClaudeSandbox, startFakeAnthropic } from '../../src/testing/anthropic.js';
-import type { Script } from '../../src/testing/script.js';
-import type { FakeServer } from '../../src/testing/server.js';
+import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
 import { bridgeUrlOfCliIn, deferred, statusWithoutSecret, ticketTool } from './support.js';
 
@@ -17,16 +18,16 @@ afterEach(async () => {
 });
 
 async function fake(script: Script) {
-  const server = await startFakeAnthropic(script);
-  const sandbox = await createFakeClaudeSandbox(server);
-  cleanups.push(() => server.close(), () => sandbox.cleanup());
-  return { server, opts: sandbox.opts };
+  const model = await startFakeModel({ api: 'anthropic', script });
+  const cwd = await mkdtemp(join(tmpdir(), 'coderline-tools-claude-'));
+  cleanups.push(() => model.close(), () => rm(cwd, { recursive: true, force: true }));
+  return { model, opts: { ...(await model.env('claude')), workingDirectory: cwd } };
 }
 
 const callTicket = (input: unknown) => ({ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input }] });
 /** What the CLI sent back to the model as the tool's result (the last user turn's tool_result blocks). */
-function toolResultsSent(server: FakeServer, index: number): string {
-  const messages = (server.modelRequests[index]?.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+function toolResultsSent(model: FakeModel, index: number): string {
+  const messages = (model.requests[index]?.body as { messages: Array<{ role: string; content: unknown }> }).messages;
   return JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content);
 }
 const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
@@ -34,13 +35,13 @@ const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] |
 
 describe('custom tools with claude (real binary)', () => {
   it('the model calls the tool: the handler gets the parsed input, the result reaches the model, events use the tool\'s name', async () => {
-    const { server, opts } = await fake([callTicket({ id: '42' }), { text: 'Ticket 42 is open.' }]);
+    const { model, opts } = await fake([callTicket({ id: '42' }), { text: 'Ticket 42 is open.' }]);
     const calls: Parameters<typeof ticketTool>[0] = [];
     const result = await run(claudeAdapter, 'What is the state of ticket 42?', { ...opts, tools: [ticketTool(calls)], collectEvents: true });
 
     expect(result).toMatchObject({ status: 'success', text: 'Ticket 42 is open.' });
     expect(calls.map((call) => call.input)).toEqual([{ id: '42' }]);
-    expect(toolResultsSent(server, 1)).toContain('ticket 42: open');
+    expect(toolResultsSent(model, 1)).toContain('ticket 42: open');
     // Only the run's own MCP server: nothing from user or project config.
     expect(ofType(result.events, 'init')[0]?.extra?.mcpServers).toEqual([expect.objectContaining({ name: 'coderline', status: 'connected' })]);
     const [use] = ofType(result.events, 'tool_use');
@@ -51,22 +52,22 @@ describe('custom tools with claude (real binary)', () => {
   });
 
   it('a handler that throws: the model gets the error as a failed tool result and the run goes on', async () => {
-    const { server, opts } = await fake([{ toolCalls: [{ name: 'mcp__coderline__flaky', input: {} }] }, { text: 'The lookup failed.' }]);
+    const { model, opts } = await fake([{ toolCalls: [{ name: 'mcp__coderline__flaky', input: {} }] }, { text: 'The lookup failed.' }]);
     const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
     const result = await run(claudeAdapter, 'Try it', { ...opts, tools: [flaky], collectEvents: true });
     expect(result).toMatchObject({ status: 'success', text: 'The lookup failed.' });
     expect(ofType(result.events, 'tool_result')[0]).toMatchObject({ name: 'flaky', isError: true, output: expect.stringContaining('ticket database unreachable') });
-    expect(toolResultsSent(server, 1)).toMatch(/"is_error":true.*ticket database unreachable|ticket database unreachable.*"is_error":true/);
+    expect(toolResultsSent(model, 1)).toMatch(/"is_error":true.*ticket database unreachable|ticket database unreachable.*"is_error":true/);
   });
 
   it('invalid input: the handler is not called and the model is told what is wrong', async () => {
-    const { server, opts } = await fake([callTicket({ id: 'forty-two' }), { text: 'Bad id.' }]);
+    const { model, opts } = await fake([callTicket({ id: 'forty-two' }), { text: 'Bad id.' }]);
     const calls: Parameters<typeof ticketTool>[0] = [];
     const result = await run(claudeAdapter, 'Look up ticket forty-two', { ...opts, tools: [ticketTool(calls)], collectEvents: true });
     expect(result.status).toBe('success');
     expect(calls).toEqual([]);
     expect(ofType(result.events, 'tool_result')[0]).toMatchObject({ name: 'lookup_ticket', isError: true });
-    expect(toolResultsSent(server, 1)).toContain('Invalid input for lookup_ticket: id: a ticket id is digits');
+    expect(toolResultsSent(model, 1)).toContain('Invalid input for lookup_ticket: id: a ticket id is digits');
   });
 
   it('abort while a handler runs: the bridge refuses requests without the secret; the signal fires, the run is cancelled, no process or server is left', async () => {

@@ -7,10 +7,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
-import { copilotBinary, copilotTestEnv, copilotTestOpts, freshCopilotHome } from '../../src/testing/copilot-env.js';
-import { startFakeChat } from '../../src/testing/openai-chat.js';
-import type { Script } from '../../src/testing/script.js';
-import type { FakeServer } from '../../src/testing/server.js';
+import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
+import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
 import { bridgeUrlOfCliIn, deferred, statusWithoutSecret, ticketTool } from './support.js';
 
@@ -19,18 +17,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(script: Script): Promise<{ server: FakeServer; opts: SharedStartOpts; cwd: string }> {
-  const server = await startFakeChat(script);
-  const copilotHome = freshCopilotHome();
+async function setup(script: Script): Promise<{ fake: FakeModel; opts: SharedStartOpts; cwd: string }> {
+  const fake = await startFakeModel({ api: 'openai-chat', script });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-tools-copilot-'));
-  cleanups.push(() => server.close(), () => rm(cwd, { recursive: true, force: true }), () => rm(copilotHome, { recursive: true, force: true }));
-  return { server, opts: { ...copilotTestOpts(server.url, { copilotHome }), workingDirectory: cwd }, cwd };
+  cleanups.push(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
+  return { fake, opts: { ...(await fake.env('copilot')), workingDirectory: cwd }, cwd };
 }
 
 const callTool = (name: string, input: unknown) => ({ toolCalls: [{ name: `coderline-${name}`, input }] });
 /** The tool messages the CLI sent back to the model in request `index`. */
-function toolMessagesSent(server: FakeServer, index: number): string {
-  const messages = (server.modelRequests[index]?.body as { messages: Array<{ role: string }> }).messages;
+function toolMessagesSent(fake: FakeModel, index: number): string {
+  const messages = (fake.requests[index]?.body as { messages: Array<{ role: string }> }).messages;
   return JSON.stringify(messages.filter((message) => message.role === 'tool'));
 }
 const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
@@ -40,20 +37,20 @@ describe('custom tools with copilot (real binary)', () => {
   beforeAll(async () => {
     // The first run in a HOME unpacks ~235 MB; do it once here rather than inside a timed test.
     const { execa } = await import('execa');
-    await execa(copilotBinary, ['--version'], { env: { HOME: copilotTestEnv('http://127.0.0.1:9').HOME, COPILOT_AUTO_UPDATE: 'false' } });
+    await execa(copilotBinary, ['--version'], { env: { HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' } });
   }, 120_000);
 
   it('the model calls the tool: the handler gets the parsed input, the result reaches the model, events use the tool\'s name', async () => {
-    const { server, opts } = await setup([callTool('lookup_ticket', { id: '42' }), { text: 'Ticket 42 is open.' }]);
+    const { fake, opts } = await setup([callTool('lookup_ticket', { id: '42' }), { text: 'Ticket 42 is open.' }]);
     const calls: Parameters<typeof ticketTool>[0] = [];
     const result = await run(copilotAdapter, 'What is the state of ticket 42?', { ...opts, tools: [ticketTool(calls)], collectEvents: true });
 
     expect(result).toMatchObject({ status: 'success', text: 'Ticket 42 is open.' });
     expect(calls.map((call) => call.input)).toEqual([{ id: '42' }]);
     // The model was offered the tool with its JSON Schema, and got its result back.
-    const offered = (server.modelRequests[0]?.body as { tools: Array<{ function: { name: string; parameters: unknown } }> }).tools;
+    const offered = (fake.requests[0]?.body as { tools: Array<{ function: { name: string; parameters: unknown } }> }).tools;
     expect(offered.find((t) => t.function.name === 'coderline-lookup_ticket')?.function.parameters).toMatchObject({ type: 'object', required: ['id'] });
-    expect(toolMessagesSent(server, 1)).toContain('ticket 42: open');
+    expect(toolMessagesSent(fake, 1)).toContain('ticket 42: open');
     const [use] = ofType(result.events, 'tool_use');
     expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'coderline-lookup_ticket' } });
     expect(ofType(result.events, 'tool_result')).toEqual([
@@ -64,7 +61,7 @@ describe('custom tools with copilot (real binary)', () => {
   it('a throwing handler and invalid input are failed tool results the model sees; the handler never gets bad input', async () => {
     const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
     const calls: Parameters<typeof ticketTool>[0] = [];
-    const { server, opts } = await setup([
+    const { fake, opts } = await setup([
       { toolCalls: [{ name: 'coderline-flaky', input: {} }, { name: 'coderline-lookup_ticket', input: { id: 'x' } }] },
       { text: 'Both failed.' },
     ]);
@@ -72,8 +69,8 @@ describe('custom tools with copilot (real binary)', () => {
     expect(result).toMatchObject({ status: 'success', text: 'Both failed.' });
     expect(calls).toEqual([]);
     expect(ofType(result.events, 'tool_result').map((event) => [event.name, event.isError])).toEqual(expect.arrayContaining([['flaky', true], ['lookup_ticket', true]]));
-    expect(toolMessagesSent(server, 1)).toContain('ticket database unreachable');
-    expect(toolMessagesSent(server, 1)).toContain('Invalid input for lookup_ticket');
+    expect(toolMessagesSent(fake, 1)).toContain('ticket database unreachable');
+    expect(toolMessagesSent(fake, 1)).toContain('Invalid input for lookup_ticket');
   });
 
   it('abort while a handler runs: its signal fires, no process or server is left', async () => {
