@@ -7,33 +7,6 @@ import { checkVersion, versionRangeText } from '../core/version.js';
 import { builtInAdapters } from '../registry.js';
 import { UsageError } from './usage-error.js';
 
-interface AuthSources {
-  /** Variables the CLI reads, in the order it prefers them. */
-  variables: readonly string[];
-  /** Where a stored login lives when no variable is set. */
-  storedLogin: string;
-}
-
-/** Read from each CLI's documentation and its installed files (see docs/cli.md). */
-export const authSources: Readonly<Record<ProviderName, AuthSources>> = {
-  claude: {
-    variables: ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
-    storedLogin: '`claude` login in CLAUDE_CONFIG_DIR or ~/.claude',
-  },
-  codex: {
-    variables: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'CODEX_ACCESS_TOKEN'],
-    storedLogin: '`codex login` in CODEX_HOME or ~/.codex/auth.json',
-  },
-  copilot: {
-    variables: ['COPILOT_PROVIDER_API_KEY', 'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'],
-    storedLogin: '`copilot` /login in COPILOT_HOME or ~/.copilot',
-  },
-  pi: {
-    variables: ['ANTHROPIC_OAUTH_TOKEN', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'MISTRAL_API_KEY', 'DEEPSEEK_API_KEY'],
-    storedLogin: '`pi` /login in ~/.pi/agent/auth.json (or keys in its models.json)',
-  },
-};
-
 export interface DoctorEntry {
   cli: ProviderName;
   binary: string;
@@ -50,13 +23,12 @@ export interface DoctorEntry {
 
 async function inspect(cli: ProviderName, env: Record<string, string>): Promise<DoctorEntry> {
   const adapter = builtInAdapters[cli];
-  const sources = authSources[cli];
   const base = {
     cli,
     binary: adapter.binary,
     supported: versionRangeText(adapter),
-    authVariables: sources.variables.filter((name) => (env[name] ?? '') !== ''),
-    storedLogin: sources.storedLogin,
+    authVariables: (adapter.auth?.variables ?? []).filter((name) => (env[name] ?? '') !== ''),
+    storedLogin: adapter.auth?.storedLogin ?? 'login of the CLI (unknown where)',
   };
   try {
     const { version, warning } = await checkVersion(adapter, adapter.binary, env, process.cwd());

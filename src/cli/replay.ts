@@ -18,7 +18,7 @@ export const replayFlags = {
 } as const;
 
 /** Translates raw stdout lines the way a live run does: blank lines skipped, non-JSON lines kept as progress. */
-function replayLines(cli: ProviderName, lines: readonly string[], header?: Pick<RecordingHeader, 'opts' | 'session'>): CoderStreamEvent<string>[] {
+export function replayLines(cli: ProviderName, lines: readonly string[], header?: Pick<RecordingHeader, 'opts' | 'session'>): CoderStreamEvent<string>[] {
   const adapter = builtInAdapters[cli];
   const translator = adapter.createTranslator({ opts: header?.opts ?? {}, session: header?.session ?? { kind: 'new' } });
   const stamp = (event: TranslatedEvent) => ({ ...event, provider: cli, ts: 0 }) as CoderStreamEvent<string>;

@@ -1,7 +1,7 @@
 // The contract between the core and one CLI. The core knows CLIs only through this shape.
 import type { TranslatedEvent, Usage } from '../events.js';
 import type { ErrorCode } from '../errors.js';
-import type { FeatureName, ResolvedOpts } from '../options.js';
+import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../options.js';
 import type { ToolBridgeInfo } from './tool-bridge.js';
 
 export interface ExitInfo {
@@ -84,6 +84,26 @@ export interface AdapterDocs {
   notes: string[];
 }
 
+/** Where a CLI looks for credentials (`coderline doctor` prints the names, never the values). */
+export interface AuthSources {
+  /** Variables the CLI reads, in the order it prefers them. */
+  variables: readonly string[];
+  /** Where a stored login lives when no variable is set. */
+  storedLogin: string;
+}
+
+/** What `coderline doctor --probe` needs to make this CLI run one shell command offline. */
+export interface ProbeSpec {
+  /** The model's call of the CLI's shell tool, as the CLI offers it to the model. */
+  shellCall(command: string): { name: string; input: Record<string, unknown> };
+  /** The `name` that call has in tool_use / tool_result events. */
+  shellEventName: string;
+  /** Options that let the shell tool run without anyone to approve it. */
+  toolOpts?: SharedStartOpts;
+  /** The exit code of a run whose model call failed: non-zero for most CLIs, 0 where only the records say it. */
+  failedRunExit: 'non-zero' | 'zero';
+}
+
 export interface AdapterSpec<P extends string = string> {
   name: P;
   /** Executable looked up on PATH when `executablePath` is not given. */
@@ -102,6 +122,8 @@ export interface AdapterSpec<P extends string = string> {
   /** Whether `fork()` is possible (it is a feature of sessions, not an option). */
   canFork: boolean;
   docs?: AdapterDocs;
+  auth?: AuthSources;
+  probe?: ProbeSpec;
   buildInvocation(ctx: InvocationContext): Promise<Invocation> | Invocation;
   /**
    * A better error for a failed exit than the generic one, when the CLI's stderr says why

@@ -1,7 +1,8 @@
 // `coderline doctor`: installed CLIs and versions, and the auth variables by name only.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { authSources, type DoctorEntry } from '../../src/cli/doctor.js';
+import type { DoctorEntry } from '../../src/cli/doctor.js';
+import { builtInAdapters } from '../../src/registry.js';
 import { coderline, repoRoot } from './command.js';
 
 const bin = join(repoRoot, 'node_modules', '.bin');
@@ -10,7 +11,7 @@ const secret = 'sk-ant-very-secret-value-1234';
 /** The test's environment without any credential a developer may have set. */
 function envWithoutCredentials(path: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: path };
-  for (const sources of Object.values(authSources)) for (const name of sources.variables) delete env[name];
+  for (const adapter of Object.values(builtInAdapters)) for (const name of adapter.auth?.variables ?? []) delete env[name];
   return env;
 }
 

@@ -31,6 +31,18 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   // `result.usage` and `total_cost_usd` cover this process only, also after --resume.
   usageIsCumulative: false,
   docs: claudeDocs,
+  // From the CLI's documentation and its installed files (docs/cli.md).
+  auth: {
+    variables: ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
+    storedLogin: '`claude` login in CLAUDE_CONFIG_DIR or ~/.claude',
+  },
+  // Allowed by name rather than bypass mode, which the CLI refuses as root.
+  probe: {
+    shellCall: (command) => ({ name: 'Bash', input: { command, description: 'coderline probe' } }),
+    shellEventName: 'Bash',
+    failedRunExit: 'non-zero',
+    toolOpts: { permissionPolicy: { allow: ['Bash'] } },
+  },
   canFork: true,
   buildInvocation: buildClaudeInvocation,
   explainExit: explainClaudeExit,

@@ -38,6 +38,16 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   // turn.completed.usage is summed over the whole thread, across `exec resume` runs.
   usageIsCumulative: true,
   docs: codexDocs,
+  auth: {
+    variables: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'CODEX_ACCESS_TOKEN'],
+    storedLogin: '`codex login` in CODEX_HOME or ~/.codex/auth.json',
+  },
+  // The default workspace-write sandbox runs the command; events call it a command_execution item.
+  probe: {
+    shellCall: (command) => ({ name: 'exec_command', input: { cmd: command } }),
+    shellEventName: 'command_execution',
+    failedRunExit: 'non-zero',
+  },
   canFork: true,
   buildInvocation: buildCodexInvocation,
   explainExit: explainCodexExit,

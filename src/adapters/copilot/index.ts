@@ -20,6 +20,17 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   // The `result` record counts this process only; it has no token counts at all (see translate.ts).
   usageIsCumulative: false,
   docs: copilotDocs,
+  auth: {
+    variables: ['COPILOT_PROVIDER_API_KEY', 'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'],
+    storedLogin: '`copilot` /login in COPILOT_HOME or ~/.copilot',
+  },
+  // With --no-ask-user a shell command nobody allowed is denied: allow just `echo`.
+  probe: {
+    shellCall: (command) => ({ name: 'bash', input: { command, description: 'coderline probe' } }),
+    shellEventName: 'bash',
+    failedRunExit: 'non-zero',
+    toolOpts: { permissionPolicy: { allow: ['shell(echo)'] } },
+  },
   canFork: false,
   buildInvocation: buildCopilotInvocation,
   explainExit: explainCopilotExit,

@@ -40,6 +40,17 @@ export const piAdapter: AdapterSpec<'pi'> = {
   // Each assistant message_end carries that model call's usage only.
   usageIsCumulative: false,
   docs: piDocs,
+  auth: {
+    variables: ['ANTHROPIC_OAUTH_TOKEN', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'MISTRAL_API_KEY', 'DEEPSEEK_API_KEY'],
+    storedLogin: '`pi` /login in ~/.pi/agent/auth.json (or keys in its models.json)',
+  },
+  // pi asks no one: its bash tool runs whatever the model sends.
+  probe: {
+    shellCall: (command) => ({ name: 'bash', input: { command } }),
+    shellEventName: 'bash',
+    // In JSON mode a failed model call still exits 0 (see the docs notes).
+    failedRunExit: 'zero',
+  },
   canFork: true,
   buildInvocation: buildPiInvocation,
   explainExit: explainPiExit,

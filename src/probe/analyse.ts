@@ -1,0 +1,116 @@
+// Drift analysis of one canary run: a pure function of the CLI, what the canary expects, the raw
+// stdout lines and how the process ended. The lines are translated and classified the way a live
+// run does it, so the same code judges a live probe and a doctored recording.
+import { replayLines } from '../cli/replay.js';
+import type { ResolvedOpts } from '../options.js';
+import { decideOutcome, type ProcessEnd } from '../core/outcome.js';
+import { RunTracker } from '../core/run-tracker.js';
+import type { ErrorCode } from '../errors.js';
+import type { CoderStreamEvent, ProviderName, ToolResultEvent, ToolUseEvent } from '../events.js';
+import { builtInAdapters } from '../registry.js';
+import type { RunStatus } from '../result.js';
+import type { CanaryExpectation, CanaryName } from './canaries.js';
+
+/** How the CLI process ended, as a run saw it. */
+export type ProbeExit = Pick<ProcessEnd, 'exitCode' | 'signal' | 'stderrTail'> & Partial<Pick<ProcessEnd, 'stoppedBy' | 'stallTimeoutMs'>>;
+
+export interface CanaryReport {
+  canary: CanaryName;
+  /** How the run classified, and the error code when it failed. */
+  status: RunStatus;
+  errorCode: ErrorCode | null;
+  exitCode: number | null;
+  signal: string | null;
+  /** Record types the adapter did not recognise (progress events of kind `unknown`), each once. */
+  unknownRecords: string[];
+  /** Records the translator threw on. */
+  untranslatable: string[];
+  /** Expected events or fields that were absent or wrong. */
+  missing: string[];
+  /** Where the outcome or the exit code differ from what the canary expects. */
+  misclassified: string[];
+  drift: boolean;
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+const firstLine = (text: string) => text.split('\n')[0] ?? '';
+
+function unknownRecordTypes(events: readonly CoderStreamEvent<string>[]): string[] {
+  return unique(events.flatMap((event) => (event.type === 'progress' && event.kind === 'unknown' ? [event.subtype ?? '(record without a type)'] : [])));
+}
+
+/** Translators never emit non-fatal protocol errors themselves: these are records they threw on. */
+function untranslatableRecords(events: readonly CoderStreamEvent<string>[]): string[] {
+  return events.flatMap((event) => (event.type === 'error' && event.code === 'protocol' && !event.fatal ? [firstLine(event.message)] : []));
+}
+
+/** The shell call's tool_use and tool_result: same id, the expected name, the marker in the output. */
+function checkTool(events: readonly CoderStreamEvent<string>[], tool: NonNullable<CanaryExpectation['tool']>, missing: string[], misclassified: string[]): void {
+  const uses = events.filter((event): event is ToolUseEvent<string> => event.type === 'tool_use');
+  const use = uses.find((event) => event.name === tool.name);
+  if (!use) {
+    const seen = uses.map((event) => event.name);
+    missing.push(`tool_use named "${tool.name}"${seen.length ? ` (saw: ${unique(seen).join(', ')})` : ''}`);
+    return;
+  }
+  const result = events.find((event): event is ToolResultEvent<string> => event.type === 'tool_result' && event.id === use.id);
+  if (!result) {
+    missing.push(`tool_result with the id of tool_use "${use.id}"`);
+    return;
+  }
+  if (result.name !== undefined && result.name !== tool.name) missing.push(`tool_result name "${tool.name}" (got "${result.name}")`);
+  if (result.isError || !JSON.stringify(result.output ?? '').includes(tool.marker)) {
+    misclassified.push(`the shell command did not run as expected (tool_result${result.isError ? ' is an error' : ''} without "${tool.marker}")`);
+  }
+}
+
+function checkOutcome(expected: CanaryExpectation, status: RunStatus, errorCode: ErrorCode | undefined, errorMessage: string | undefined, exit: ProbeExit, misclassified: string[]): void {
+  const got = `${status}${errorCode ? ` (${errorCode})` : ''}${errorMessage ? `: ${firstLine(errorMessage)}` : ''}`;
+  const want = expected.outcome.status === 'success' ? 'success' : `error (${expected.outcome.code})`;
+  const matches = expected.outcome.status === 'success' ? status === 'success' : status === 'error' && errorCode === expected.outcome.code;
+  if (!matches) misclassified.push(`classified as ${got}; expected ${want}`);
+
+  // Stopped after its final record (lingering) is a success the exit code does not show.
+  if (exit.stoppedBy === 'linger') return;
+  const failedExit = (exit.exitCode !== undefined && exit.exitCode !== 0) || exit.signal !== undefined;
+  const exitText = exit.signal !== undefined ? `signal ${exit.signal}` : `exit code ${exit.exitCode ?? 'unknown'}`;
+  const wantFailedExit = expected.outcome.status === 'error' && expected.outcome.exit === 'non-zero';
+  if (failedExit !== wantFailedExit) misclassified.push(`${exitText}; expected ${wantFailedExit ? 'a non-zero exit code' : 'exit code 0'}`);
+}
+
+/** Judges one canary run: what was not recognised, what is missing, what classifies unexpectedly. */
+export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, lines: readonly string[], exit: ProbeExit, opts: ResolvedOpts = {}): CanaryReport {
+  const adapter = builtInAdapters[cli];
+  const events = replayLines(cli, lines, { opts, session: { kind: 'new' } });
+  const tracker = new RunTracker(adapter.usageIsCumulative);
+  for (const event of events) tracker.observe(event);
+
+  const missing: string[] = [];
+  const misclassified: string[] = [];
+  if (!tracker.init) missing.push('init event');
+  if (!tracker.sessionId) missing.push('session id (in init or done)');
+  if (!tracker.done) missing.push('done event (the final record)');
+  if (expected.usage && !tracker.sawUsage) missing.push('usage');
+  if (expected.finalText !== undefined && tracker.text !== expected.finalText) {
+    missing.push(`final text "${expected.finalText}" (got ${tracker.text ? `"${tracker.text}"` : 'none'})`);
+  }
+  if (expected.tool) checkTool(events, expected.tool, missing, misclassified);
+
+  const outcome = decideOutcome(adapter, opts, tracker, { stoppedBy: undefined, stallTimeoutMs: 0, ...exit });
+  checkOutcome(expected, outcome.status, outcome.error?.code, outcome.error?.message, exit, misclassified);
+
+  const unknownRecords = unknownRecordTypes(events);
+  const untranslatable = untranslatableRecords(events);
+  return {
+    canary: expected.canary,
+    status: outcome.status,
+    errorCode: outcome.error?.code ?? null,
+    exitCode: exit.exitCode ?? null,
+    signal: exit.signal ?? null,
+    unknownRecords,
+    untranslatable,
+    missing,
+    misclassified,
+    drift: unknownRecords.length + untranslatable.length + missing.length + misclassified.length > 0,
+  };
+}
