@@ -2,24 +2,21 @@
 // createCoder(), against the fake Responses server on 127.0.0.1. Nothing leaves the machine.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
 import type { CoderStreamEvent, OneShotOpts, SharedStartOpts } from '../../src/index.js';
-import { codexFakeOpts, startFakeResponses, streamClosedStep, type CodexFakeOptions } from '../../src/testing/openai-responses.js';
-import type { Script } from '../../src/testing/script.js';
-import type { FakeServer } from '../../src/testing/server.js';
+import { startFakeModel, streamClosedStep, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
 
-const codexBin = resolve(import.meta.dirname, '../../node_modules/.bin/codex');
-const servers: FakeServer[] = [];
+const fakes: FakeModel[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await Promise.all(fakes.splice(0).map((fake) => fake.close()));
 });
 
-/** Workspaces and CLI homes made by this file, removed at the end. */
+/** Workspaces made by this file, removed at the end. */
 const tempDirs: string[] = [];
 afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
@@ -31,25 +28,23 @@ const workspace = () => {
   return dir;
 };
 
-/** A fake server with `script`, and options that point the real binary at it from a fresh workspace. */
-async function setup(script: Script, fake: CodexFakeOptions = {}): Promise<{ server: FakeServer; opts: SharedStartOpts; cwd: string }> {
-  const server = await startFakeResponses(script);
-  servers.push(server);
+/** A fake model with `script`, and options that point the real binary at it from a fresh workspace. */
+async function setup(script: Script, env: FakeEnvOptions = {}): Promise<{ fake: FakeModel; opts: SharedStartOpts; cwd: string }> {
+  const fake = await startFakeModel({ api: 'openai-responses', script });
+  fakes.push(fake);
   const cwd = workspace();
-  const home = mkdtempSync(join(tmpdir(), 'coderline-codex-e2e-home-'));
-  tempDirs.push(home);
-  return { server, cwd, opts: { ...codexFakeOpts(server, { home, ...fake }), executablePath: codexBin, workingDirectory: cwd } };
+  return { fake, cwd, opts: { ...(await fake.env('codex', env)), workingDirectory: cwd } };
 }
 
 const ofType = <T extends CoderStreamEvent['type']>(events: readonly CoderStreamEvent[] | undefined, type: T) =>
   (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
 
 /** The text of everything the CLI sent the model in a request (to see tool outputs it fed back). */
-const requestText = (server: FakeServer, index: number) => JSON.stringify(server.modelRequests[index]?.body ?? null);
+const requestText = (fake: FakeModel, index: number) => JSON.stringify(fake.requests[index]?.body ?? null);
 
 describe('codex e2e (real binary)', () => {
   it('text: answer, thread id, usage; onRawLine saw every stdout line', async () => {
-    const { server, opts } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 120, outputTokens: 8 } }]);
+    const { fake, opts } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 120, outputTokens: 8 } }]);
     const lines: string[] = [];
     const result = await run(codexAdapter, 'Say hello.', { ...opts, collectEvents: true, onRawLine: (line) => lines.push(line) });
     expect(result.status).toBe('success');
@@ -62,8 +57,8 @@ describe('codex e2e (real binary)', () => {
     expect(parsed.map((record) => (record as { type: string }).type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
     for (const event of result.events ?? []) if (event.type !== 'stderr' && event.raw !== null) expect(parsed).toContainEqual(event.raw);
     // The prompt went on stdin (the CLI put it in the request), never in argv.
-    expect(requestText(server, 0)).toContain('Say hello.');
-    expect(server.requests.every((request) => request.path === '/v1/responses')).toBe(true);
+    expect(requestText(fake, 0)).toContain('Say hello.');
+    expect(fake.allRequests.every((request) => request.path === '/v1/responses')).toBe(true);
   });
 
   it('a shell command runs under workspace-write', async () => {
@@ -76,12 +71,12 @@ describe('codex e2e (real binary)', () => {
   });
 
   it('the read-only sandbox (permissionPolicy plan) refuses a write', async () => {
-    const { server, cwd, opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: 'touch refused.txt' } }] }, { text: 'Could not write.' }]);
+    const { fake, cwd, opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: 'touch refused.txt' } }] }, { text: 'Could not write.' }]);
     const result = await run(codexAdapter, 'Try to write.', { ...opts, permissionPolicy: { mode: 'plan' }, collectEvents: true });
     expect(result.status).toBe('success');
     expect(existsSync(join(cwd, 'refused.txt'))).toBe(false);
     // 0.171.0 prints no command_execution item for a sandbox-refused command; the model is told.
-    expect(requestText(server, 1)).toContain('Read-only file system');
+    expect(requestText(fake, 1)).toContain('Read-only file system');
   });
 
   it('a failing command is a tool_result with isError', async () => {
@@ -102,22 +97,22 @@ describe('codex e2e (real binary)', () => {
   });
 
   it('reasoning summaries arrive as reasoning events; the effort reaches the request', async () => {
-    const { server, opts } = await setup([{ thinking: 'Greeting is polite.', text: 'Hi!' }]);
+    const { fake, opts } = await setup([{ thinking: 'Greeting is polite.', text: 'Hi!' }]);
     const result = await run(codexAdapter, 'Greet.', { ...opts, reasoningEffort: 'high', collectEvents: true });
     expect(ofType(result.events, 'reasoning').map((event) => event.text)).toEqual(['Greeting is polite.']);
     expect(result.text).toBe('Hi!');
-    expect((server.modelRequests[0]?.body as { reasoning?: unknown }).reasoning).toMatchObject({ effort: 'high' });
+    expect((fake.requests[0]?.body as { reasoning?: unknown }).reasoning).toMatchObject({ effort: 'high' });
   });
 
   const answer = z.object({ answer: z.string(), confidence: z.number() });
 
   it('structured output: a valid answer is parsed and typed', async () => {
-    const { server, opts } = await setup([{ text: '{"answer":"42","confidence":0.9}' }]);
+    const { fake, opts } = await setup([{ text: '{"answer":"42","confidence":0.9}' }]);
     const result = await run(codexAdapter, 'Answer in JSON.', { ...opts, outputSchema: answer });
     expect(result.status).toBe('success');
     const output: { answer: string; confidence: number } | undefined = result.output;
     expect(output).toEqual({ answer: '42', confidence: 0.9 });
-    expect((server.modelRequests[0]?.body as { text?: unknown }).text).toMatchObject({ format: { type: 'json_schema', strict: true } });
+    expect((fake.requests[0]?.body as { text?: unknown }).text).toMatchObject({ format: { type: 'json_schema', strict: true } });
   });
 
   it('structured output: an answer that does not match is invalid_output', async () => {
@@ -128,7 +123,7 @@ describe('codex e2e (real binary)', () => {
   });
 
   it('resume keeps the thread id and reports per-run usage (the CLI reports thread totals)', async () => {
-    const { server, opts } = await setup([
+    const { fake, opts } = await setup([
       { text: 'First.', usage: { inputTokens: 100, outputTokens: 10 } },
       { text: 'Second.', usage: { inputTokens: 150, outputTokens: 5 } },
       { text: 'Third.', usage: { inputTokens: 70, outputTokens: 3 } },
@@ -141,7 +136,7 @@ describe('codex e2e (real binary)', () => {
       expect(second.sessionId).toBe(first.sessionId);
       expect(first.usage).toMatchObject({ inputTokens: 100, outputTokens: 10 });
       expect(second.usage).toMatchObject({ inputTokens: 150, outputTokens: 5 });
-      expect(requestText(server, 1)).toContain('Remember 7.');
+      expect(requestText(fake, 1)).toContain('Remember 7.');
       // resumeLatest from the same directory finds the same thread.
       const latest = await coder.resumeLatest().run('And again?');
       expect(latest.status).toBe('success');
@@ -164,21 +159,21 @@ describe('codex e2e (real binary)', () => {
   });
 
   it('resume(id) of a thread this CODEX_HOME does not have fails with a clear reason', async () => {
-    const { server, opts } = await setup([{ text: 'never' }]);
+    const { fake, opts } = await setup([{ text: 'never' }]);
     const coder = createCoder(codexAdapter, opts);
     try {
       const result = await coder.resume('01a22c6b-0000-7000-8000-000000000000').run('Continue.');
       expect(result.status).toBe('error');
       expect(result.error?.code).toBe('invalid_options');
       expect(result.error?.message).toContain('no rollout found for thread id');
-      expect(server.modelRequests).toHaveLength(0);
+      expect(fake.requests).toHaveLength(0);
     } finally {
       await coder.close();
     }
   });
 
   it('fork starts a new thread that carries the history', async () => {
-    const { server, opts } = await setup([{ text: 'Original.' }, { text: 'Forked.' }]);
+    const { fake, opts } = await setup([{ text: 'Original.' }, { text: 'Forked.' }]);
     const coder = createCoder(codexAdapter, opts);
     try {
       const session = coder.start();
@@ -188,18 +183,18 @@ describe('codex e2e (real binary)', () => {
       expect(forked.text).toBe('Forked.');
       expect(forked.sessionId).toBeDefined();
       expect(forked.sessionId).not.toBe(first.sessionId);
-      expect(requestText(server, 1)).toContain('Remember the parrot.');
+      expect(requestText(fake, 1)).toContain('Remember the parrot.');
     } finally {
       await coder.close();
     }
   });
 
   it('500 with retries 0 → server error', async () => {
-    const { server, opts } = await setup([{ kind: 'error', status: 500, message: 'boom' }]);
+    const { fake, opts } = await setup([{ kind: 'error', status: 500, message: 'boom' }]);
     const result = await run(codexAdapter, 'Hi.', opts);
     expect(result.status).toBe('error');
     expect(result.error?.code).toBe('server');
-    expect(server.modelRequests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('401 → auth', async () => {
@@ -219,7 +214,7 @@ describe('codex e2e (real binary)', () => {
   });
 
   it('a hung model server → stalled, and no process is left', async () => {
-    const { opts } = await setup([{ kind: 'hang', after: 'headers' }], { streamIdleTimeoutMs: 120_000 });
+    const { opts } = await setup([{ kind: 'hang', after: 'headers' }], { requestTimeoutMs: 120_000 });
     const result = await run(codexAdapter, 'Hi.', { ...opts, stallTimeoutMs: 2_000 });
     expect(result.status).toBe('stalled');
     expect(result.error?.code).toBe('stalled');
@@ -228,8 +223,8 @@ describe('codex e2e (real binary)', () => {
   });
 
   it('no model server at all: the CLI waits for the network silently → stalled, no process left', async () => {
-    const { server, opts } = await setup([{ text: 'never' }]);
-    await server.close();
+    const { fake, opts } = await setup([{ text: 'never' }]);
+    await fake.stopServer();
     const result = await run(codexAdapter, 'Hi.', { ...opts, stallTimeoutMs: 2_000, collectEvents: true });
     expect(ofType(result.events, 'progress').some((event) => event.kind === 'retry' && event.message?.includes('waiting for network'))).toBe(true);
     expect(result.status).toBe('stalled');
@@ -237,7 +232,7 @@ describe('codex e2e (real binary)', () => {
   });
 
   it('abort → cancelled, and no process is left', async () => {
-    const { opts } = await setup([{ kind: 'hang', after: 'headers' }], { streamIdleTimeoutMs: 120_000 });
+    const { opts } = await setup([{ kind: 'hang', after: 'headers' }], { requestTimeoutMs: 120_000 });
     const controller = new AbortController();
     const options: OneShotOpts = {
       ...opts,
@@ -253,8 +248,8 @@ describe('codex e2e (real binary)', () => {
   });
 
   it('maxTurns is refused up front (the CLI has no limit to pass it to)', async () => {
-    const { server, opts } = await setup([{ text: 'never' }]);
+    const { fake, opts } = await setup([{ text: 'never' }]);
     await expect(run(codexAdapter, 'Hi.', { ...opts, maxTurns: 1 })).rejects.toThrow(FeatureNotSupportedError);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.allRequests).toHaveLength(0);
   });
 });
