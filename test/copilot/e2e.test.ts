@@ -9,13 +9,12 @@ import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import type { CoderStreamEvent } from '../../src/events.js';
 import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
 import type { SharedStartOpts } from '../../src/options.js';
-import { copilotBinary, copilotTestEnv, copilotTestOpts, freshCopilotHome } from '../../src/testing/copilot-env.js';
-import { startFakeChat, type FakeChatOptions, type FakeChatServer } from '../../src/testing/openai-chat.js';
-import type { RecordedRequest, Script } from '../../src/testing/script.js';
+import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
+import { startFakeModel, type FakeEnvOptions, type FakeModel, type FakeModelOptions, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
 
 interface Setup {
-  server: FakeChatServer;
+  fake: FakeModel;
   opts: SharedStartOpts;
   cwd: string;
 }
@@ -25,12 +24,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(script: Script, options: { server?: FakeChatOptions; copilotHome?: string } = {}): Promise<Setup> {
-  const server = await startFakeChat(script, options.server);
-  const copilotHome = options.copilotHome ?? freshCopilotHome();
+/** A fake model with `script`, and options that point copilot at it from a fresh working directory. */
+async function setup(script: Script, options: Pick<FakeModelOptions, 'cutWith'> & { env?: FakeEnvOptions } = {}): Promise<Setup> {
+  const fake = await startFakeModel({ api: 'openai-chat', script, cutWith: options.cutWith });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-copilot-e2e-'));
-  cleanups.push(() => server.close(), () => rm(cwd, { recursive: true, force: true }), () => rm(copilotHome, { recursive: true, force: true }));
-  return { server, opts: { ...copilotTestOpts(server.url, { copilotHome }), workingDirectory: cwd }, cwd };
+  cleanups.push(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
+  return { fake, opts: { ...(await fake.env('copilot', options.env)), workingDirectory: cwd }, cwd };
 }
 
 interface ChatBody {
@@ -70,11 +69,11 @@ describe('copilot end to end (real binary, fake model)', () => {
   beforeAll(async () => {
     // The first run in a HOME unpacks ~235 MB; do it once here rather than inside a timed test.
     const { execa } = await import('execa');
-    await execa(copilotBinary, ['--version'], { env: { HOME: copilotTestEnv('http://127.0.0.1:9').HOME, COPILOT_AUTO_UPDATE: 'false' } });
+    await execa(copilotBinary, ['--version'], { env: { HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' } });
   }, 120_000);
 
   it('streams text deltas, returns the answer and session id; the prompt went on stdin; onRawLine saw every line', async () => {
-    const { server, opts } = await setup([{ text: 'Hello from the fake model.' }]);
+    const { fake, opts } = await setup([{ text: 'Hello from the fake model.' }]);
     const lines: string[] = [];
     const result = await run(copilotAdapter, 'Say hello, -p --yolo', {
       ...opts,
@@ -92,7 +91,7 @@ describe('copilot end to end (real binary, fake model)', () => {
     expect(ofType(result.events, 'init')[0]).toMatchObject({ model: 'fake-model' });
 
     // The prompt reached the model whole, from stdin (flag-like text stayed text).
-    expect(conversation(server.modelRequests[0])).toContain('Say hello, -p --yolo');
+    expect(conversation(fake.requests[0])).toContain('Say hello, -p --yolo');
 
     // onRawLine: every stdout line; the events' raw records are exactly those lines.
     const records = lines.filter((line) => line.trim()).map((line) => JSON.parse(line) as { type: string; sessionId?: string });
@@ -105,7 +104,7 @@ describe('copilot end to end (real binary, fake model)', () => {
   });
 
   it('runs a bash tool call: tool_use and its tool_result joined by id, with the output', async () => {
-    const { server, opts } = await setup([{ toolCalls: [bash('echo hi-from-bash')] }, { text: 'It printed hi.' }]);
+    const { fake, opts } = await setup([{ toolCalls: [bash('echo hi-from-bash')] }, { text: 'It printed hi.' }]);
     const result = await run(copilotAdapter, 'Run echo', { ...opts, permissionPolicy: { mode: 'bypass' }, collectEvents: true });
     expect(result).toMatchObject({ status: 'success', text: 'It printed hi.' });
     const [use] = ofType(result.events, 'tool_use');
@@ -114,11 +113,11 @@ describe('copilot end to end (real binary, fake model)', () => {
     expect(toolResult).toMatchObject({ id: use!.id, name: 'bash', isError: false });
     expect(String(toolResult!.output)).toContain('hi-from-bash');
     // The tool's output went back to the model.
-    expect(conversation(server.modelRequests[1])).toContain('hi-from-bash');
+    expect(conversation(fake.requests[1])).toContain('hi-from-bash');
   });
 
   it('reports a tool denied by permissionPolicy.deny as a refused, failed tool result; the run goes on', async () => {
-    const { server, opts, cwd } = await setup([{ toolCalls: [bash('echo should-not-run > ran.txt')] }, { text: 'Not allowed.' }]);
+    const { fake, opts, cwd } = await setup([{ toolCalls: [bash('echo should-not-run > ran.txt')] }, { text: 'Not allowed.' }]);
     const result = await run(copilotAdapter, 'Run echo', { ...opts, permissionPolicy: { deny: ['shell(echo)'] }, collectEvents: true });
     expect(result).toMatchObject({ status: 'success', text: 'Not allowed.' });
     const [toolResult] = ofType(result.events, 'tool_result');
@@ -126,7 +125,7 @@ describe('copilot end to end (real binary, fake model)', () => {
     expect(String(toolResult!.output)).toContain('shell(echo)');
     const { existsSync } = await import('node:fs');
     expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
-    expect(server.modelRequests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(2);
   });
 
   it('reports a failing command as an error result with its exit code', async () => {
@@ -137,24 +136,24 @@ describe('copilot end to end (real binary, fake model)', () => {
   });
 
   it('streams reasoning and passes reasoningEffort', async () => {
-    const { server, opts } = await setup([{ thinking: 'Let me think about it.', text: 'Done thinking.' }]);
+    const { fake, opts } = await setup([{ thinking: 'Let me think about it.', text: 'Done thinking.' }]);
     const result = await run(copilotAdapter, 'Think', { ...opts, reasoningEffort: 'high', streamPartialMessages: true, collectEvents: true });
     expect(result).toMatchObject({ status: 'success', text: 'Done thinking.' });
     const reasoning = ofType(result.events, 'reasoning');
     expect(reasoning.filter((event) => event.delta).map((event) => event.text).join('')).toBe('Let me think about it.');
     expect(reasoning.filter((event) => !event.delta).map((event) => event.text)).toEqual(['Let me think about it.']);
-    expect(body(server.modelRequests[0]).reasoning_effort).toBe('high');
+    expect(body(fake.requests[0]).reasoning_effort).toBe('high');
   });
 
   it('retries 500 twice, then succeeds without duplicating text (also when a stream broke mid-answer)', async () => {
-    const { server, opts } = await setup([{ kind: 'error', status: 500 }, { kind: 'error', status: 500 }, { text: 'Third time lucky.' }]);
+    const { fake, opts } = await setup([{ kind: 'error', status: 500 }, { kind: 'error', status: 500 }, { text: 'Third time lucky.' }]);
     const result = await run(copilotAdapter, 'Say it', { ...opts, streamPartialMessages: true, collectEvents: true });
     expect(result).toMatchObject({ status: 'success', text: 'Third time lucky.' });
-    expect(server.modelRequests).toHaveLength(3);
+    expect(fake.requests).toHaveLength(3);
     expect(ofType(result.events, 'progress').filter((event) => event.kind === 'retry').length).toBeGreaterThanOrEqual(2);
     expect(assembled(result.events)).toBe('Third time lucky.');
 
-    const broken = await setup([{ text: 'Lost words here', cutAfterEvents: 3 }, { text: 'Kept words.' }], { server: { cutWith: 'error' } });
+    const broken = await setup([{ text: 'Lost words here', cutAfterEvents: 3 }, { text: 'Kept words.' }], { cutWith: 'error' });
     const second = await run(copilotAdapter, 'Say it', { ...broken.opts, streamPartialMessages: true, collectEvents: true });
     expect(second).toMatchObject({ status: 'success', text: 'Kept words.' });
     expect(ofType(second.events, 'message').some((event) => event.reset)).toBe(true);
@@ -169,11 +168,11 @@ describe('copilot end to end (real binary, fake model)', () => {
   });
 
   it('fails with rate_limit on 429 after the CLI gave up retrying', async () => {
-    const { server, opts } = await setup([{ kind: 'error', status: 429, retryAfterSeconds: 0, message: 'slow down' }]);
+    const { fake, opts } = await setup([{ kind: 'error', status: 429, retryAfterSeconds: 0, message: 'slow down' }]);
     const result = await run(copilotAdapter, 'Say hello', opts);
     expect(result).toMatchObject({ status: 'error', exitCode: 1 });
     expect(result.error?.code).toBe('rate_limit');
-    expect(server.modelRequests.length).toBeGreaterThan(1);
+    expect(fake.requests.length).toBeGreaterThan(1);
   });
 
   it('stalls on a hung server and leaves no process behind', async () => {
@@ -188,10 +187,10 @@ describe('copilot end to end (real binary, fake model)', () => {
   });
 
   it('is cancelled by an AbortSignal and leaves no process behind', async () => {
-    const { server, opts } = await setup([{ kind: 'hang', after: 'first-event' }]);
+    const { fake, opts } = await setup([{ kind: 'hang', after: 'first-event' }]);
     const controller = new AbortController();
     const pending = run(copilotAdapter, 'Say hello', { ...opts, signal: controller.signal });
-    await waitFor(() => server.modelRequests.length > 0);
+    await waitFor(() => fake.requests.length > 0);
     controller.abort();
     const result = await pending;
     expect(result.status).toBe('cancelled');
@@ -200,7 +199,7 @@ describe('copilot end to end (real binary, fake model)', () => {
   });
 
   it('resumes a session by id and the latest one; a caller-chosen id names a new session; fork is refused', async () => {
-    const { server, opts } = await setup([
+    const { fake, opts } = await setup([
       { text: 'Noted: banana.' },
       { text: 'The word was banana.' },
       { text: 'Still banana.' },
@@ -215,27 +214,27 @@ describe('copilot end to end (real binary, fake model)', () => {
 
     const resumed = await coder.resume(id).run('Which word?');
     expect(resumed).toMatchObject({ status: 'success', text: 'The word was banana.', sessionId: id });
-    expect(conversation(server.modelRequests[1])).toContain('Remember the word banana.');
-    expect(conversation(server.modelRequests[1])).toContain('Noted: banana.');
+    expect(conversation(fake.requests[1])).toContain('Remember the word banana.');
+    expect(conversation(fake.requests[1])).toContain('Noted: banana.');
 
     const latest = await coder.resumeLatest().run('And now?');
     expect(latest).toMatchObject({ status: 'success', sessionId: id });
-    expect(conversation(server.modelRequests[2])).toContain('Which word?');
+    expect(conversation(fake.requests[2])).toContain('Which word?');
 
     const chosen = '0cb916db-26aa-40f2-86b5-1ba81b225fd2';
     const fresh = await coder.start({ sessionId: chosen }).run('New topic.');
     expect(fresh).toMatchObject({ status: 'success', sessionId: chosen });
-    expect(conversation(server.modelRequests[3])).not.toContain('banana');
+    expect(conversation(fake.requests[3])).not.toContain('banana');
 
     await expect(session.fork()).rejects.toBeInstanceOf(FeatureNotSupportedError);
   });
 
   it('validates structured output given by prompt (best effort); strictSchema and maxTurns fail fast', async () => {
-    const { server, opts } = await setup([{ text: '{"answer": 42}' }, { text: 'not json at all' }]);
+    const { fake, opts } = await setup([{ text: '{"answer": 42}' }, { text: 'not json at all' }]);
     const schema = z.object({ answer: z.number() });
     const good = await run(copilotAdapter, 'What is the answer?', { ...opts, outputSchema: schema });
     expect(good).toMatchObject({ status: 'success', output: { answer: 42 } });
-    expect(conversation(server.modelRequests[0])).toContain('"answer"');
+    expect(conversation(fake.requests[0])).toContain('"answer"');
 
     const bad = await run(copilotAdapter, 'What is the answer?', { ...opts, outputSchema: schema });
     expect(bad.status).toBe('error');
@@ -243,11 +242,11 @@ describe('copilot end to end (real binary, fake model)', () => {
 
     await expect(run(copilotAdapter, 'x', { ...opts, outputSchema: schema, strictSchema: true })).rejects.toBeInstanceOf(FeatureNotSupportedError);
     await expect(run(copilotAdapter, 'x', { ...opts, maxTurns: 2 })).rejects.toBeInstanceOf(FeatureNotSupportedError);
-    expect(server.modelRequests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(2);
   });
 
   it('accepts every mapped flag on the real binary (tools filtered, MCP config loaded)', async () => {
-    const { server, opts, cwd } = await setup([{ text: 'ok' }]);
+    const { fake, opts, cwd } = await setup([{ text: 'ok' }]);
     const result = await run(copilotAdapter, 'Hello', {
       ...opts,
       model: 'fake-model',
@@ -263,13 +262,13 @@ describe('copilot end to end (real binary, fake model)', () => {
       isolation: 'strict',
     });
     expect(result).toMatchObject({ status: 'success', text: 'ok' });
-    expect(toolNames(server.modelRequests[0])).toEqual(['bash', 'view']);
-    expect(body(server.modelRequests[0]).reasoning_effort).toBe('low');
+    expect(toolNames(fake.requests[0])).toEqual(['bash', 'view']);
+    expect(body(fake.requests[0]).reasoning_effort).toBe('low');
 
     // Excluded tools are not offered (when no available-tools list is given: that list wins).
     const excluded = await run(copilotAdapter, 'Hello', { ...opts, copilotExcludedTools: ['view', 'grep'] });
     expect(excluded.status).toBe('success');
-    const offered = toolNames(server.modelRequests[1]);
+    const offered = toolNames(fake.requests[1]);
     expect(offered).toContain('bash');
     expect(offered).not.toContain('view');
     expect(offered).not.toContain('grep');
@@ -277,10 +276,9 @@ describe('copilot end to end (real binary, fake model)', () => {
   });
 
   it("isolation 'strict' keeps the coder's sessions in its own COPILOT_HOME, which resume finds", async () => {
-    const { server, opts } = await setup([{ text: 'First.' }, { text: 'Second.' }]);
-    const env = { ...opts.extraEnv };
-    delete env.COPILOT_HOME;
-    const coder = createCoder(copilotAdapter, { ...opts, extraEnv: env, isolation: 'strict' });
+    const { fake, opts } = await setup([{ text: 'First.' }, { text: 'Second.' }], { env: { isolation: 'strict' } });
+    expect(opts.extraEnv?.COPILOT_HOME).toBeUndefined();
+    const coder = createCoder(copilotAdapter, opts);
     cleanups.push(() => coder.close());
     const first = await coder.start().run('One');
     expect(first.status).toBe('success');
@@ -288,19 +286,19 @@ describe('copilot end to end (real binary, fake model)', () => {
     expect(existsSync(join(await coder.stateDir(), 'session-state', first.sessionId!))).toBe(true);
     const second = await coder.resume(first.sessionId!).run('Two');
     expect(second).toMatchObject({ status: 'success', sessionId: first.sessionId });
-    expect(conversation(server.modelRequests[1])).toContain('First.');
+    expect(conversation(fake.requests[1])).toContain('First.');
   });
 
   it('plan and autopilot modes run; an unknown agent fails with a clear error', async () => {
-    const { server, opts } = await setup([{ text: 'Here is a plan.' }]);
+    const { fake, opts } = await setup([{ text: 'Here is a plan.' }]);
     const plan = await run(copilotAdapter, 'Plan it', { ...opts, permissionPolicy: { mode: 'plan' } });
     expect(plan).toMatchObject({ status: 'success', text: 'Here is a plan.' });
-    expect(server.modelRequests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
 
     // Autopilot keeps prompting itself to continue (up to its own limit of continuations).
     const autopilot = await run(copilotAdapter, 'Do it', { ...opts, copilotMode: 'autopilot' });
     expect(autopilot).toMatchObject({ status: 'success', text: 'Here is a plan.' });
-    expect(server.modelRequests.length).toBeGreaterThan(2);
+    expect(fake.requests.length).toBeGreaterThan(2);
 
     const agent = await run(copilotAdapter, 'Hello', { ...opts, copilotAgent: 'no-such-agent' });
     expect(agent.status).toBe('error');
