@@ -1,10 +1,14 @@
 // `coderline doctor`: which CLIs are installed, whether their versions are supported, and which
 // credentials each would pick up. Variable names only: a value never reaches the output.
+// `--probe` also runs a canary conversation with each one against a fake model (src/probe).
 import { parseArgs } from 'node:util';
 import type { ProviderName } from '../index.js';
 import { buildEnv } from '../core/env.js';
 import { checkVersion, versionRangeText } from '../core/version.js';
+import { probeAll, probeDetails, probeExitCode } from '../probe/report.js';
 import { builtInAdapters } from '../registry.js';
+import { EXIT } from './exit-codes.js';
+import { PROVIDERS } from './run-args.js';
 import { UsageError } from './usage-error.js';
 
 export interface DoctorEntry {
@@ -56,24 +60,39 @@ const stateText: Record<DoctorEntry['state'], string> = {
   broken: 'does not run',
 };
 
+type EntryHead = Pick<DoctorEntry, 'cli' | 'version' | 'state' | 'supported' | 'detail'>;
+
+/** A CLI's line, then its indented details, then the first line of what went wrong, if anything. */
+function formatEntry(entry: EntryHead, details: readonly string[]): string {
+  const lines = [`${entry.cli.padEnd(8)}${(entry.version ?? '-').padEnd(10)}${stateText[entry.state]} (supported ${entry.supported})`, ...details.map((line) => `        ${line}`)];
+  if (entry.detail) lines.push(`        ${entry.detail.split('\n')[0]}`);
+  return lines.join('\n');
+}
+
 function formatDoctor(entries: readonly DoctorEntry[]): string {
   return entries.map((entry) => {
     const auth = entry.authVariables.length
       ? `auth: ${entry.authVariables[0]}${entry.authVariables.length > 1 ? ` (also set: ${entry.authVariables.slice(1).join(', ')})` : ''}`
       : `auth: no variable set; would use the ${entry.storedLogin}`;
-    const lines = [
-      `${entry.cli.padEnd(8)}${(entry.version ?? '-').padEnd(10)}${stateText[entry.state]} (supported ${entry.supported})`,
-      `        ${auth}`,
-    ];
-    if (entry.detail) lines.push(`        ${entry.detail.split('\n')[0]}`);
-    return lines.join('\n');
+    return formatEntry(entry, [auth]);
   }).join('\n');
 }
 
 export const doctorFlags = {
   json: { type: 'boolean', description: 'Print the report as JSON' },
+  probe: { type: 'boolean', description: 'Also run a short canary conversation with each CLI against a fake model and report wire drift' },
+  cli: { type: 'string', description: `With --probe: probe only this CLI (${PROVIDERS.join('|')})` },
   help: { type: 'boolean', short: 'h', description: 'Show this help' },
 } as const;
+
+/** `--probe`: exit 0 without drift, 6 with drift, 5 when no CLI (or not the one asked for) could be probed. */
+async function probeCommand(json: boolean, only: string | undefined): Promise<number> {
+  if (only !== undefined && !(PROVIDERS as readonly string[]).includes(only)) throw new UsageError(`unknown CLI "${only}"`, `--cli takes one of ${PROVIDERS.join(', ')}.`);
+  const wanted = (await doctorReport()).filter((entry) => only === undefined || entry.cli === only);
+  const entries = await probeAll(wanted);
+  process.stdout.write(json ? `${JSON.stringify(entries, null, 2)}\n` : `${entries.map((entry) => formatEntry(entry, probeDetails(entry))).join('\n')}\n`);
+  return probeExitCode(entries);
+}
 
 /** Exit 0 when at least one CLI is ready to run, 5 when none is. */
 export async function doctorCommand(argv: readonly string[]): Promise<number | 'help'> {
@@ -84,7 +103,9 @@ export async function doctorCommand(argv: readonly string[]): Promise<number | '
     throw new UsageError((error as Error).message.split('\n')[0] ?? String(error), 'Run `coderline doctor --help`.');
   }
   if (values.help) return 'help';
+  if (values.probe) return probeCommand(values.json === true, values.cli);
+  if (values.cli !== undefined) throw new UsageError('--cli needs --probe', 'Run `coderline doctor --probe --cli NAME`, or `coderline doctor` for every CLI.');
   const entries = await doctorReport();
   process.stdout.write(values.json ? `${JSON.stringify(entries, null, 2)}\n` : `${formatDoctor(entries)}\n`);
-  return entries.some((entry) => entry.state === 'ok' || entry.state === 'newer') ? 0 : 5;
+  return entries.some((entry) => entry.state === 'ok' || entry.state === 'newer') ? EXIT.success : EXIT.cliUnavailable;
 }

@@ -1,4 +1,4 @@
-// Exit codes of `coderline run` / `record`: a CI job can tell a bad answer from a hung agent.
+// Exit codes of `coderline run` / `record` (and `doctor`): a CI job can tell a bad answer from a hung agent.
 import { isCoderError, type RunResult } from '../index.js';
 import { UsageError } from './usage-error.js';
 
@@ -14,6 +14,8 @@ export const EXIT = {
   stalled: 4,
   /** The CLI is missing or its version is not supported. */
   cliUnavailable: 5,
+  /** `doctor --probe`: a CLI's output no longer matches what its adapter expects. */
+  drift: 6,
   /** Ctrl-C (SIGINT) or SIGTERM: the run was aborted (128 + SIGINT, as shells report it). */
   cancelled: 130,
 } as const;

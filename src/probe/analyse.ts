@@ -3,7 +3,7 @@
 // run does it, so the same code judges a live probe and a doctored recording.
 import { replayLines } from '../cli/replay.js';
 import type { ResolvedOpts } from '../options.js';
-import { decideOutcome, type ProcessEnd } from '../core/outcome.js';
+import { decideOutcome, type Outcome, type ProcessEnd } from '../core/outcome.js';
 import { RunTracker } from '../core/run-tracker.js';
 import type { ErrorCode } from '../errors.js';
 import type { CoderStreamEvent, ProviderName, ToolResultEvent, ToolUseEvent } from '../events.js';
@@ -87,6 +87,12 @@ export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, li
 
   const missing: string[] = [];
   const misclassified: string[] = [];
+  const outcome = decideOutcome(adapter, opts, tracker, { stoppedBy: undefined, stallTimeoutMs: 0, ...exit });
+  // A CLI that printed nothing did not get as far as the conversation: one finding says why.
+  if (!lines.some((line) => line.trim() !== '')) {
+    misclassified.push(`printed no records: ${outcome.status}${outcome.error ? `: ${firstLine(outcome.error.message)}` : ''}`);
+    return report(expected, outcome, exit, events, missing, misclassified);
+  }
   if (!tracker.init) missing.push('init event');
   if (!tracker.sessionId) missing.push('session id (in init or done)');
   if (!tracker.done) missing.push('done event (the final record)');
@@ -95,10 +101,11 @@ export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, li
     missing.push(`final text "${expected.finalText}" (got ${tracker.text ? `"${tracker.text}"` : 'none'})`);
   }
   if (expected.tool) checkTool(events, expected.tool, missing, misclassified);
-
-  const outcome = decideOutcome(adapter, opts, tracker, { stoppedBy: undefined, stallTimeoutMs: 0, ...exit });
   checkOutcome(expected, outcome.status, outcome.error?.code, outcome.error?.message, exit, misclassified);
+  return report(expected, outcome, exit, events, missing, misclassified);
+}
 
+function report(expected: CanaryExpectation, outcome: Outcome, exit: ProbeExit, events: readonly CoderStreamEvent<string>[], missing: string[], misclassified: string[]): CanaryReport {
   const unknownRecords = unknownRecordTypes(events);
   const untranslatable = untranslatableRecords(events);
   return {
