@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { builtInAdapters } from '../../src/registry.js';
 import type { AdapterSpec, InvocationContext } from '../../src/core/adapter.js';
 import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
-import { FeatureNotSupportedError, run } from '../../src/index.js';
+import { run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 import { ticketTool } from './support.js';
 
@@ -73,8 +73,16 @@ describe('tool bridge wiring', () => {
     expect(args.join(' ')).not.toContain(bridge.secret);
   });
 
-  it('pi: tools are refused before anything starts (pi 1.6.0 is not wired to the bridge)', async () => {
-    await expect(run('pi', 'hi', { tools: [ticketTool()] })).rejects.toThrow(FeatureNotSupportedError);
+  it('pi: an extension file without the secret, builtin:mcp, the secret in the environment, the tools in an allowlist', async () => {
+    const { args, env, files } = await invocationOf(builtInAdapters.pi, { permissionPolicy: { mode: 'plan' } });
+    expect(args).toEqual(expect.arrayContaining(['-e', '/tmp/run/coderline-tool-bridge.mjs', '-e', 'builtin:mcp']));
+    expect(args).toEqual(expect.arrayContaining(['--tools', 'read,grep,find,ls,mcp__coderline__lookup_ticket,mcp__coderline__close_ticket']));
+    expect(env).toMatchObject({ CODERLINE_TOOL_BRIDGE_SECRET: bridge.secret });
+    const extension = files['coderline-tool-bridge.mjs']!;
+    expect(extension).toContain(`pi.registerMcpServer("coderline", {\n    url: "${bridge.url}",`);
+    expect(extension).toContain("exposure: 'direct'");
+    expect(extension).not.toContain(bridge.secret);
+    expect(args.join(' ')).not.toContain(bridge.secret);
   });
 
   it('tools must be made by tool() and have distinct names', async () => {

@@ -2,8 +2,13 @@
 // it starts, then takes it as the first message), never on argv.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
+import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 import { PI_READ_ONLY_TOOLS } from './capabilities.js';
+import { piBridgedToolNames } from './translate.js';
+
+/** The variable the tool bridge's secret reaches pi in (the extension takes it out of pi's environment). */
+export const toolBridgeSecretVar = 'CODERLINE_TOOL_BRIDGE_SECRET';
 
 /** pi's `--thinking` levels; pi calls "none" `off`. */
 const THINKING: Record<ReasoningEffort, string> = {
@@ -44,7 +49,11 @@ export function toolAllowlist(opts: ResolvedOpts): string[] | undefined {
   return allowed.length ? allowed : undefined;
 }
 
-export function piArgs(opts: ResolvedOpts, session: SessionTarget): string[] {
+/**
+ * `bridgedTools`: pi's names of the run's custom tools. An allowlist (`--tools`) hides every tool it
+ * does not name, MCP tools included (pi 1.6.0, whatever its docs say), so they join it.
+ */
+export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools: readonly string[] = []): string[] {
   const args = ['--mode', 'json', '--print'];
   const flag = (name: string, value: string | undefined) => {
     if (value !== undefined) args.push(name, value);
@@ -58,7 +67,8 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget): string[] {
   if (opts.piModels?.length) flag('--models', opts.piModels.join(','));
   if (opts.reasoningEffort) flag('--thinking', THINKING[opts.reasoningEffort]);
 
-  const tools = toolAllowlist(opts);
+  const allowlist = toolAllowlist(opts);
+  const tools = allowlist && [...allowlist, ...bridgedTools];
   // An empty allowlist (plan mode with no read-only tool allowed) means no tools at all.
   if (tools) args.push(...(tools.length ? ['--tools', tools.join(',')] : ['--no-tools']));
   if (opts.permissionPolicy?.deny?.length) flag('--exclude-tools', opts.permissionPolicy.deny.join(','));
@@ -77,12 +87,56 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget): string[] {
   return args;
 }
 
-export function buildPiInvocation(ctx: InvocationContext): Invocation {
+/**
+ * The extension that connects pi to the run's tool bridge: pi's built-in MCP support (pi >= 0.99)
+ * connects servers that extensions register, and `direct` exposure declares their tools to the model
+ * as `mcp__coderline__<tool>`. The file holds no secret: it reads it from the environment and removes
+ * it there, so the commands pi runs (bash) do not inherit it. Older pi lacks `registerMcpServer`: the
+ * extension throws, and pi exits 1 with this message (checked on 0.73.1).
+ */
+export function toolBridgeExtension(bridge: Pick<ToolBridgeInfo, 'name' | 'url'>): string {
+  return [
+    '// Written by coderline for one run and removed when the run ends.',
+    'export default function coderlineToolBridge(pi) {',
+    "  if (typeof pi.registerMcpServer !== 'function') {",
+    "    throw new Error('coderline: custom tools need pi >= 0.99 (this pi has no pi.registerMcpServer); upgrade to @earendil-works/pi-coding-agent');",
+    '  }',
+    // Kept for a second load of this file in the same process, after the variable is gone.
+    "  const key = Symbol.for('coderline.toolBridgeSecret');",
+    `  const secret = globalThis[key] ?? process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
+    `  if (!secret) throw new Error('coderline: ${toolBridgeSecretVar} is not set: the tool bridge cannot be reached');`,
+    '  globalThis[key] = secret;',
+    `  delete process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
+    `  pi.registerMcpServer(${JSON.stringify(bridge.name)}, {`,
+    `    url: ${JSON.stringify(bridge.url)},`,
+    '    headers: { Authorization: `Bearer ${secret}` },',
+    "    exposure: 'direct',",
+    '  });',
+    '}',
+    '',
+  ].join('\n');
+}
+
+function invocation(ctx: InvocationContext, bridged?: { extension: string; tools: string[]; secret: string }): Invocation {
   const stdin = ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt;
+  const args = piArgs(ctx.opts, ctx.session, bridged?.tools);
+  // `-e builtin:mcp` too: --no-extensions or `-builtin:mcp` in settings would leave nothing to connect
+  // the server (loading it twice is harmless). Our file first: on pi < 0.99 its error is the one shown.
+  if (bridged) args.push('-e', bridged.extension, '-e', 'builtin:mcp');
   return {
-    args: piArgs(ctx.opts, ctx.session),
+    args,
     // No startup network checks (update and package lookups) in headless runs; extraEnv can undo it.
-    env: { PI_OFFLINE: '1' },
+    // The bridge's secret travels in the environment, never in argv (visible in `ps`) or a file.
+    env: { PI_OFFLINE: '1', ...(bridged ? { [toolBridgeSecretVar]: bridged.secret } : {}) },
     stdin,
   };
+}
+
+/** Synchronous without tools; with tools, the extension file is written first. */
+export function buildPiInvocation(ctx: InvocationContext): Invocation | Promise<Invocation> {
+  const bridge = ctx.toolBridge;
+  if (!bridge) return invocation(ctx);
+  return ctx.writeTempFile('coderline-tool-bridge.mjs', toolBridgeExtension(bridge)).then((extension) =>
+    invocation(ctx, { extension, tools: piBridgedToolNames(bridge.name, bridge.toolNames), secret: bridge.secret }),
+  );
 }

@@ -27,6 +27,10 @@ export const piCapabilities: CapabilityTable = {
   piNoExtensions: { level: 'native', how: '--no-extensions' },
   piNoSkills: { level: 'native', how: '--no-skills' },
   piNoPromptTemplates: { level: 'native', how: '--no-prompt-templates' },
+  tools: {
+    level: 'native',
+    how: '-e <temp extension> calling pi.registerMcpServer("coderline", { url, headers, exposure: "direct" }) (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret, passed in the environment; pi >= 0.99) + -e builtin:mcp + mcp__coderline__<tool> added to a --tools allowlist',
+  },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   streamPartialMessages: { level: 'native', how: 'message_update text/thinking deltas (pi always streams; dropped unless asked)' },
 };

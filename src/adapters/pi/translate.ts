@@ -8,9 +8,13 @@
 // - `message_update` carries deltas (the message snapshots in pre-1.x records are unreliable, so
 //   they are ignored); `message_end` is authoritative.
 // - The user's prompt, the system prompt (1.x) and tool results are messages too: never answer text.
+// - Custom tools (MCP, 1.x) are `mcp__coderline__<tool>`, sanitized and sometimes hashed (below);
+//   events carry the user's name, and the CLI's in `extra.cliToolName`.
+import { createHash } from 'node:crypto';
 import type { TranslatedEvent, Usage } from '../../events.js';
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
+import { bridgedToolName, toolBridgeServerName } from '../../core/tool-names.js';
 import { isRecord, textOf, thinkingOf, type PiMessage, type PiRecord, type PiToolResult, type PiUsage } from './records.js';
 
 /** Failures pi 0.73–0.75.3 retries on its own (a subset of its pattern; used only without `willRetry`). */
@@ -43,6 +47,25 @@ export function httpStatusOf(errorMessage: string | undefined): number | undefin
   return match ? Number(match[1]) : undefined;
 }
 
+/** The longest tool name pi gives a model (providers' limit). */
+const PI_MAX_TOOL_NAME = 64;
+
+/**
+ * pi's names for the MCP tools `tools` of `server`, in order (pi 1.6.0, createMcpToolName of
+ * @earendil-works/pi-mcp): `mcp__<server>__<tool>` with everything but `[A-Za-z0-9_]` turned into
+ * `_`; a name over 64 characters, or one that several tools sanitize to, is cut and suffixed with
+ * `_` + 8 hex digits of sha256(`<server>\0<tool>`).
+ */
+export function piBridgedToolNames(server: string, tools: readonly string[]): string[] {
+  const plain = tools.map((tool) => `mcp__${server}__${tool}`.replace(/[^A-Za-z0-9_]/g, '_'));
+  return tools.map((tool, index) => {
+    const name = plain[index]!;
+    if (name.length <= PI_MAX_TOOL_NAME && plain.indexOf(name) === plain.lastIndexOf(name)) return name;
+    const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
+    return `${name.slice(0, PI_MAX_TOOL_NAME - hash.length - 1)}_${hash}`;
+  });
+}
+
 function toolOutput(result: PiToolResult | undefined): unknown {
   if (!result) return undefined;
   const blocks = result.content ?? [];
@@ -71,6 +94,12 @@ interface Outcome {
 
 export function createPiTranslator(ctx: TranslatorContext): Translator {
   const streaming = ctx.opts.streamPartialMessages === true;
+  /** pi's name of each custom tool → the user's. */
+  const userToolNames = new Map<string, string>();
+  const toolNames = (ctx.opts.tools ?? []).map((tool) => tool.name);
+  piBridgedToolNames(toolBridgeServerName, toolNames).forEach((cliName, index) => userToolNames.set(cliName, toolNames[index]!));
+  /** The user's name of each custom tool call pi started, by call id. */
+  const bridgedCalls = new Map<string, string>();
   let sessionId: string | undefined;
   let last: Outcome = { failed: false };
   let lastAnswer: string | undefined;
@@ -150,6 +179,15 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
     return finish(record);
   }
 
+  /** The user's name for a custom tool's call (the result's `details` say which MCP tool ran). */
+  function userToolName(record: PiRecord): string | undefined {
+    const details = record.result?.details as { server?: unknown; tool?: unknown } | null | undefined;
+    const fromDetails = typeof details === 'object' && details !== null ? bridgedToolName(ctx.opts, details.server, details.tool) : undefined;
+    if (fromDetails !== undefined) return fromDetails;
+    const started = record.toolCallId === undefined ? undefined : bridgedCalls.get(record.toolCallId);
+    return started ?? (record.toolName === undefined ? undefined : userToolNames.get(record.toolName));
+  }
+
   function translateRecord(record: PiRecord): TranslatedEvent[] {
     switch (record.type) {
       case 'session':
@@ -169,8 +207,12 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
         return messageUpdate(record);
       case 'message_end':
         return record.message?.role === 'assistant' ? assistantEnd(record, record.message) : [];
-      case 'tool_execution_start':
-        return [{ type: 'tool_use', id: record.toolCallId ?? '', name: record.toolName ?? '', input: record.args ?? {}, raw: record }];
+      case 'tool_execution_start': {
+        const name = userToolName(record);
+        if (name === undefined) return [{ type: 'tool_use', id: record.toolCallId ?? '', name: record.toolName ?? '', input: record.args ?? {}, raw: record }];
+        if (record.toolCallId !== undefined) bridgedCalls.set(record.toolCallId, name);
+        return [{ type: 'tool_use', id: record.toolCallId ?? '', name, input: record.args ?? {}, extra: { cliToolName: record.toolName }, raw: record }];
+      }
       case 'tool_execution_update': {
         const output = textOf(record.partialResult?.content);
         return [
@@ -184,18 +226,20 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
           },
         ];
       }
-      case 'tool_execution_end':
+      case 'tool_execution_end': {
+        const name = userToolName(record);
         return [
           {
             type: 'tool_result',
             id: record.toolCallId ?? '',
-            ...(record.toolName === undefined ? {} : { name: record.toolName }),
+            ...(name !== undefined ? { name } : record.toolName === undefined ? {} : { name: record.toolName }),
             output: toolOutput(record.result),
             isError: record.isError === true,
-            extra: { details: record.result?.details, durationMs: record.durationMs },
+            extra: { details: record.result?.details, durationMs: record.durationMs, ...(name === undefined ? {} : { cliToolName: record.toolName }) },
             raw: record,
           },
         ];
+      }
       case 'auto_retry_start':
         retryPending = true;
         resetNext = true;
