@@ -10,6 +10,9 @@ import { createPiTranslator } from './translate.js';
 /** Failed exits whose stderr says why. pi exits 1 on these before any JSON line. */
 export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
   const stderr = exit.stderrTail;
+  // Printed by the tool-bridge extension (argv.ts) when pi lacks registerMcpServer (before 0.99).
+  const toolsTooOld = /custom tools need pi >= [\d.]+[^\n]*/.exec(stderr);
+  if (toolsTooOld) return { code: 'version_unsupported', message: toolsTooOld[0] };
   const unknownOption = /Unknown option:?\s*(\S+)/i.exec(stderr);
   if (unknownOption) {
     return {
