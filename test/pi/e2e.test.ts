@@ -7,15 +7,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { piAdapter } from '../../src/adapters/pi/index.js';
-import { createCoder, run } from '../../src/index.js';
-import { startFakeChat, type FakeChatServer } from '../../src/testing/openai-chat.js';
-import { createPiEnv, type PiEnv, type PiRetrySettings } from '../../src/testing/pi-env.js';
-import type { RecordedRequest, Script } from '../../src/testing/script.js';
+import { createCoder, run, type SharedStartOpts } from '../../src/index.js';
+import { startFakeModel, type FakeEnvOptions, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
+import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { isGroupAlive, pidsMatching } from '../support/processes.js';
 
 interface Setup {
-  server: FakeChatServer;
-  env: PiEnv;
+  fake: FakeModel;
+  opts: SharedStartOpts;
   cwd: string;
 }
 
@@ -24,12 +23,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(script: Script, retry?: PiRetrySettings): Promise<Setup> {
-  const server = await startFakeChat(script);
-  const env = await createPiEnv({ serverUrl: server.url, ...(retry ? { retry } : {}) });
+/** A fake model with `script`, and options that point the pinned pi (on Node 22) at it from a fresh working directory. */
+async function setup(script: Script, env: FakeEnvOptions = {}): Promise<Setup> {
+  const fake = await startFakeModel({ api: 'openai-chat', script });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-pi-e2e-'));
-  cleanups.push(() => server.close(), () => env.cleanup(), () => rm(cwd, { recursive: true, force: true }));
-  return { server, env, cwd };
+  cleanups.push(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
+  return { fake, opts: withPinnedRuntime('pi', { ...(await fake.env('pi', env)), workingDirectory: cwd }), cwd };
 }
 
 interface ChatBody {
@@ -53,11 +52,10 @@ async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<vo
 
 describe('pi end to end (real binary, fake model)', () => {
   it('streams text deltas, returns the answer, usage and session id; onRawLine sees every line', async () => {
-    const { server, env, cwd } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 21, outputTokens: 7 } }]);
+    const { fake, opts } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 21, outputTokens: 7 } }]);
     const lines: string[] = [];
     const result = await run(piAdapter, 'Say hello.', {
-      ...env.opts,
-      workingDirectory: cwd,
+      ...opts,
       streamPartialMessages: true,
       collectEvents: true,
       onRawLine: (line) => lines.push(line),
@@ -70,7 +68,7 @@ describe('pi end to end (real binary, fake model)', () => {
     expect(deltas.map((event) => (event.type === 'message' ? event.text : '')).join('')).toBe('Hello from the fake model.');
 
     // The prompt travelled on stdin, whole.
-    expect(conversation(server.modelRequests[0])).toContain('user: [{"type":"text","text":"Say hello."}]');
+    expect(conversation(fake.requests[0])).toContain('user: [{"type":"text","text":"Say hello."}]');
 
     // onRawLine: every stdout line, in order, from the session header to the last record.
     const records = lines.filter((line) => line.trim()).map((line) => JSON.parse(line) as { type: string; id?: string });
@@ -82,11 +80,11 @@ describe('pi end to end (real binary, fake model)', () => {
   });
 
   it('runs a bash tool call for real and reports its result', async () => {
-    const { env, cwd } = await setup([
+    const { opts, cwd } = await setup([
       { toolCalls: [{ name: 'bash', input: { command: 'echo made-by-pi > proof.txt && cat proof.txt' } }] },
       { text: 'I wrote proof.txt.' },
     ]);
-    const result = await run(piAdapter, 'Write a file.', { ...env.opts, workingDirectory: cwd, collectEvents: true });
+    const result = await run(piAdapter, 'Write a file.', { ...opts, collectEvents: true });
     expect(result).toMatchObject({ status: 'success', text: 'I wrote proof.txt.' });
     expect(readFileSync(join(cwd, 'proof.txt'), 'utf8')).toBe('made-by-pi\n');
     const use = result.events?.find((event) => event.type === 'tool_use');
@@ -96,85 +94,84 @@ describe('pi end to end (real binary, fake model)', () => {
   });
 
   it('a failing command is an isError tool result, and the run goes on', async () => {
-    const { server, env, cwd } = await setup([
+    const { fake, opts } = await setup([
       { toolCalls: [{ name: 'bash', input: { command: 'echo oops; exit 3' } }] },
       { text: 'It failed.' },
     ]);
-    const result = await run(piAdapter, 'Fail.', { ...env.opts, workingDirectory: cwd, collectEvents: true });
+    const result = await run(piAdapter, 'Fail.', { ...opts, collectEvents: true });
     expect(result.status).toBe('success');
     const toolResult = result.events?.find((event) => event.type === 'tool_result');
     expect(toolResult).toMatchObject({ isError: true });
     expect(toolResult?.type === 'tool_result' ? String(toolResult.output) : '').toContain('Command exited with code 3');
-    expect(conversation(server.modelRequests[1])).toContain('Command exited with code 3');
+    expect(conversation(fake.requests[1])).toContain('Command exited with code 3');
   });
 
   it('thinking: reasoningEffort reaches the request, reasoning comes back apart from the answer', async () => {
-    const { server, env, cwd } = await setup([{ thinking: 'Pondering quietly.', text: 'Forty-two.' }]);
-    const result = await run(piAdapter, 'Think.', { ...env.opts, workingDirectory: cwd, reasoningEffort: 'high', collectEvents: true });
+    const { fake, opts } = await setup([{ thinking: 'Pondering quietly.', text: 'Forty-two.' }]);
+    const result = await run(piAdapter, 'Think.', { ...opts, reasoningEffort: 'high', collectEvents: true });
     expect(result).toMatchObject({ status: 'success', text: 'Forty-two.' });
-    expect(body(server.modelRequests[0]).reasoning_effort).toBe('high');
+    expect(body(fake.requests[0]).reasoning_effort).toBe('high');
     expect(result.events?.filter((event) => event.type === 'reasoning' && !event.delta)).toEqual([
       expect.objectContaining({ text: 'Pondering quietly.' }),
     ]);
 
-    const off = await run(piAdapter, 'Do not think.', { ...env.opts, workingDirectory: cwd, reasoningEffort: 'none' });
+    const off = await run(piAdapter, 'Do not think.', { ...opts, reasoningEffort: 'none' });
     expect(off.status).toBe('success');
-    expect(body(server.modelRequests[1]).reasoning_effort).toBeUndefined();
+    expect(body(fake.requests[1]).reasoning_effort).toBeUndefined();
   });
 
   it('tool allowlist, exclude list, plan mode and system prompts change what the server receives', async () => {
-    const { server, env, cwd } = await setup([{ text: 'ok' }]);
-    const base = { ...env.opts, workingDirectory: cwd };
-    await run(piAdapter, 'a', base);
-    expect(toolNames(server.modelRequests[0])).toEqual(['bash', 'edit', 'read', 'write']);
-    await run(piAdapter, 'b', { ...base, allowedTools: ['read', 'bash'] });
-    expect(toolNames(server.modelRequests[1])).toEqual(['bash', 'read']);
-    await run(piAdapter, 'c', { ...base, permissionPolicy: { deny: ['bash', 'write'] } });
-    expect(toolNames(server.modelRequests[2])).toEqual(['edit', 'read']);
-    await run(piAdapter, 'd', { ...base, permissionPolicy: { mode: 'plan' } });
-    expect(toolNames(server.modelRequests[3])).toEqual(['find', 'grep', 'ls', 'read']);
-    const prompted = await run(piAdapter, 'e', { ...base, systemPrompt: 'You are a terse test robot.', appendSystemPrompt: 'Always say ok.' });
+    const { fake, opts } = await setup([{ text: 'ok' }]);
+    await run(piAdapter, 'a', opts);
+    expect(toolNames(fake.requests[0])).toEqual(['bash', 'edit', 'read', 'write']);
+    await run(piAdapter, 'b', { ...opts, allowedTools: ['read', 'bash'] });
+    expect(toolNames(fake.requests[1])).toEqual(['bash', 'read']);
+    await run(piAdapter, 'c', { ...opts, permissionPolicy: { deny: ['bash', 'write'] } });
+    expect(toolNames(fake.requests[2])).toEqual(['edit', 'read']);
+    await run(piAdapter, 'd', { ...opts, permissionPolicy: { mode: 'plan' } });
+    expect(toolNames(fake.requests[3])).toEqual(['find', 'grep', 'ls', 'read']);
+    const prompted = await run(piAdapter, 'e', { ...opts, systemPrompt: 'You are a terse test robot.', appendSystemPrompt: 'Always say ok.' });
     expect(prompted.status).toBe('success');
-    const system = body(server.modelRequests[4]).messages.find((message) => message.role === 'system');
+    const system = body(fake.requests[4]).messages.find((message) => message.role === 'system');
     expect(contentText(system?.content)).toContain('You are a terse test robot.');
     expect(contentText(system?.content)).toContain('Always say ok.');
   });
 
   it('401: a typed auth error although pi exits 0', async () => {
-    const { server, env, cwd } = await setup([{ kind: 'error', status: 401, message: 'Invalid API key' }]);
-    const result = await run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd });
+    const { fake, opts } = await setup([{ kind: 'error', status: 401, message: 'Invalid API key' }]);
+    const result = await run(piAdapter, 'Hi.', opts);
     expect(result).toMatchObject({ status: 'error', exitCode: 0 });
     expect(result.error?.code).toBe('auth');
     expect(result.error?.message).toContain('Invalid API key');
-    expect(server.modelRequests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('persistent 500: a typed server error after pi\'s bounded retries, although pi exits 0', async () => {
-    const { server, env, cwd } = await setup([{ kind: 'error', status: 500, message: 'upstream exploded' }], { maxRetries: 2, baseDelayMs: 20 });
+    const { fake, opts } = await setup([{ kind: 'error', status: 500, message: 'upstream exploded' }], { retries: 2 });
     const started = Date.now();
-    const result = await run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd, collectEvents: true });
+    const result = await run(piAdapter, 'Hi.', { ...opts, collectEvents: true });
     expect(result).toMatchObject({ status: 'error', exitCode: 0 });
     expect(result.error?.code).toBe('server');
-    expect(server.modelRequests).toHaveLength(3);
+    expect(fake.requests).toHaveLength(3);
     expect(result.events?.filter((event) => event.type === 'progress' && event.subtype === 'auto_retry_start')).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('a hung server: stalled, and no process is left', async () => {
-    const { server, env, cwd } = await setup([{ kind: 'hang', after: 'headers' }]);
-    const result = await run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd, stallTimeoutMs: 2_500 });
+    const { fake, opts } = await setup([{ kind: 'hang', after: 'headers' }]);
+    const result = await run(piAdapter, 'Hi.', { ...opts, stallTimeoutMs: 2_500 });
     expect(result.status).toBe('stalled');
     expect(result.error?.code).toBe('stalled');
-    expect(server.modelRequests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
     expect(result.pid).toBeTypeOf('number');
     expect(isGroupAlive(result.pid!)).toBe(false);
   });
 
   it('abort: cancelled, and no process is left', async () => {
-    const { server, env, cwd } = await setup([{ kind: 'hang' }]);
+    const { fake, opts } = await setup([{ kind: 'hang' }]);
     const controller = new AbortController();
-    const pending = run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd, signal: controller.signal });
-    await waitFor(() => server.modelRequests.length === 1);
+    const pending = run(piAdapter, 'Hi.', { ...opts, signal: controller.signal });
+    await waitFor(() => fake.requests.length === 1);
     controller.abort();
     const result = await pending;
     expect(result.status).toBe('cancelled');
@@ -190,11 +187,10 @@ describe('pi end to end (real binary, fake model)', () => {
     cleanups.push(async () => {
       for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
     });
-    const { env, cwd } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
+    const { opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
     const controller = new AbortController();
     const result = await run(piAdapter, 'Sleep.', {
-      ...env.opts,
-      workingDirectory: cwd,
+      ...opts,
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === 'tool_use') setTimeout(() => controller.abort(), 300);
@@ -210,16 +206,16 @@ describe('pi end to end (real binary, fake model)', () => {
     cleanups.push(async () => {
       for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
     });
-    const { env, cwd } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
-    const result = await run(piAdapter, 'Sleep.', { ...env.opts, workingDirectory: cwd, stallTimeoutMs: 1_500 });
+    const { opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
+    const result = await run(piAdapter, 'Sleep.', { ...opts, stallTimeoutMs: 1_500 });
     expect(result.status).toBe('stalled');
     expect(isGroupAlive(result.pid!)).toBe(false);
     await waitFor(() => pidsMatching(marker).length === 0, 3_000);
   });
 
   it('sessions: a second turn resumes, resumeLatest continues, fork copies the history into a new id', async () => {
-    const { server, env, cwd } = await setup((_request, index) => ({ text: `Answer number ${index + 1}.` }));
-    const coder = createCoder(piAdapter, { ...env.opts, workingDirectory: cwd });
+    const { fake, opts } = await setup((_request, index) => ({ text: `Answer number ${index + 1}.` }));
+    const coder = createCoder(piAdapter, opts);
     cleanups.push(() => coder.close());
     const session = coder.start();
     const first = await session.run('Remember the word PINEAPPLE.');
@@ -228,47 +224,47 @@ describe('pi end to end (real binary, fake model)', () => {
 
     const second = await session.run('What was the word?');
     expect(second).toMatchObject({ status: 'success', sessionId: first.sessionId, text: 'Answer number 2.' });
-    expect(conversation(server.modelRequests[1])).toContain('PINEAPPLE');
+    expect(conversation(fake.requests[1])).toContain('PINEAPPLE');
 
     const forked = await session.fork();
     const third = await forked.run('Forked question.');
     expect(third.status).toBe('success');
     expect(third.sessionId).toBeDefined();
     expect(third.sessionId).not.toBe(first.sessionId);
-    expect(conversation(server.modelRequests[2])).toContain('PINEAPPLE');
-    expect(conversation(server.modelRequests[2])).toContain('What was the word?');
+    expect(conversation(fake.requests[2])).toContain('PINEAPPLE');
+    expect(conversation(fake.requests[2])).toContain('What was the word?');
 
     // The original session did not get the fork's turn.
     const resumed = await coder.resume(first.sessionId!).run('Back on the original.');
     expect(resumed.sessionId).toBe(first.sessionId);
-    expect(conversation(server.modelRequests[3])).not.toContain('Forked question.');
+    expect(conversation(fake.requests[3])).not.toContain('Forked question.');
 
     // The latest session in this directory is the one just used.
     const latest = await coder.resumeLatest().run('And the latest?');
     expect(latest.status).toBe('success');
-    expect(conversation(server.modelRequests[4])).toContain('Back on the original.');
+    expect(conversation(fake.requests[4])).toContain('Back on the original.');
   });
 
   it('structured output: the schema goes in the prompt and the answer is validated', async () => {
-    const { server, env, cwd } = await setup([{ text: '{"answer": 42, "unit": "none"}' }, { text: '{"answer": "many"}' }]);
+    const { fake, opts } = await setup([{ text: '{"answer": 42, "unit": "none"}' }, { text: '{"answer": "many"}' }]);
     const schema = z.object({ answer: z.number(), unit: z.string() });
-    const good = await run(piAdapter, 'How many?', { ...env.opts, workingDirectory: cwd, outputSchema: schema });
+    const good = await run(piAdapter, 'How many?', { ...opts, outputSchema: schema });
     expect(good).toMatchObject({ status: 'success', output: { answer: 42, unit: 'none' } });
-    expect(conversation(server.modelRequests[0])).toContain('JSON Schema');
+    expect(conversation(fake.requests[0])).toContain('JSON Schema');
 
-    const bad = await run(piAdapter, 'How many?', { ...env.opts, workingDirectory: cwd, outputSchema: schema });
+    const bad = await run(piAdapter, 'How many?', { ...opts, outputSchema: schema });
     expect(bad.status).toBe('error');
     expect(bad.error?.code).toBe('invalid_output');
 
-    await expect(run(piAdapter, 'x', { ...env.opts, workingDirectory: cwd, outputSchema: schema, strictSchema: true })).rejects.toMatchObject({
+    await expect(run(piAdapter, 'x', { ...opts, outputSchema: schema, strictSchema: true })).rejects.toMatchObject({
       code: 'feature_not_supported',
     });
   });
 
   it('no session: nothing is written to the agent dir', async () => {
-    const { env, cwd } = await setup([{ text: 'ephemeral' }]);
-    const result = await run(piAdapter, 'Hi.', { ...env.opts, workingDirectory: cwd, piNoSession: true });
+    const { opts } = await setup([{ text: 'ephemeral' }]);
+    const result = await run(piAdapter, 'Hi.', { ...opts, piNoSession: true });
     expect(result.status).toBe('success');
-    expect(existsSync(join(env.agentDir, 'sessions'))).toBe(false);
+    expect(existsSync(join(opts.extraEnv!.PI_CODING_AGENT_DIR!, 'sessions'))).toBe(false);
   });
 });
