@@ -60,7 +60,7 @@ Usage:
   coderline run --cli claude|codex|copilot|pi [flags] PROMPT | -
   coderline record --cli NAME -o run.jsonl [flags] PROMPT | -
   coderline replay run.jsonl [--pretty]
-  coderline doctor [--json]
+  coderline doctor [--json] [--probe [--cli NAME]]
 
 Run \`coderline COMMAND --help\` for the flags of a command. Docs: docs/cli.md
 `;
@@ -99,9 +99,15 @@ ${table(ownFlags(replayFlags))}
 
 export function doctorHelp(): string {
   return `Usage: coderline doctor [--json]
+       coderline doctor --probe [--cli NAME] [--json]
 
 Lists each CLI: installed or not, its version against the supported range, and the credentials it
 would use (variable names only, never values). Exit 0 when at least one CLI is ready, ${EXIT.cliUnavailable} otherwise.
+
+With --probe, each installed CLI (or only --cli NAME) also has a short conversation with a fake model
+on 127.0.0.1 (a text answer, a shell command, a 401), and the report names any drift: records the
+adapter does not recognise, expected fields missing, outcomes or exit codes that classify differently.
+Exit 0 without drift, ${EXIT.drift} with drift, ${EXIT.cliUnavailable} when no CLI could be probed.
 
 Flags:
 ${table(ownFlags(doctorFlags))}
