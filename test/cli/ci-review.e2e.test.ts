@@ -1,12 +1,11 @@
 // The CI review recipe (examples/ci-review/review.ts) end to end: a real git repository, the real
 // claude binary against the fake Anthropic server, and what GitHub Actions would see.
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeClaudeSandbox, FAKE_CLAUDE_MODEL, startFakeAnthropic } from '../../src/testing/anthropic.js';
-import type { Script, ScriptStep } from '../../src/testing/script.js';
-import type { FakeServer } from '../../src/testing/server.js';
+import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script, type ScriptStep } from '../../src/testing/index.js';
 import { repoRoot, sandboxInvocation, startScript } from './command.js';
 
 const script = join(repoRoot, 'examples', 'ci-review', 'review.ts');
@@ -18,12 +17,20 @@ afterEach(async () => {
   cleanups = [];
 });
 
-/** A fake server, a sandbox whose work dir is a git repo with one reviewed commit, and the env for it. */
-async function setUp(serverScript: Script): Promise<{ server: FakeServer; repo: string; env: NodeJS.ProcessEnv }> {
-  const server = await startFakeAnthropic(serverScript);
-  const sandbox = await createFakeClaudeSandbox(server);
-  cleanups.push(() => server.close(), () => sandbox.cleanup());
-  const repo = sandbox.workDir;
+/** What a review runs against: a fake model, a git repo with one reviewed commit, and the env and model that point claude at the fake. */
+interface Review {
+  fake: FakeModel;
+  repo: string;
+  env: NodeJS.ProcessEnv;
+  model: string;
+}
+
+async function setUp(serverScript: Script, options: FakeEnvOptions = {}): Promise<Review> {
+  const fake = await startFakeModel({ api: 'anthropic', script: serverScript });
+  const root = await mkdtemp(join(tmpdir(), 'coderline-ci-review-'));
+  cleanups.push(() => fake.close(), () => rm(root, { recursive: true, force: true }));
+  const repo = join(root, 'repo');
+  await mkdir(repo);
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');
   git('config', 'user.email', 'test@example.invalid');
@@ -34,25 +41,26 @@ async function setUp(serverScript: Script): Promise<{ server: FakeServer; repo: 
   git('commit', '-qm', 'base');
   await writeFile(join(repo, 'src', 'app.ts'), 'export function ratio(a: number, b: number) {\n  // divide\n  return a / b;\n}\n');
   git('commit', '-qam', 'change');
-  const { env } = sandboxInvocation(sandbox.opts);
+  const opts = await fake.env('claude', options);
+  const { env } = sandboxInvocation(opts);
   // The script finds `claude` on PATH, as in the workflow.
-  return { server, repo, env: { ...env, PATH: `${bin}:${env.PATH ?? ''}`, GITHUB_STEP_SUMMARY: join(repo, '..', 'summary.md') } };
+  return { fake, repo, model: opts.model!, env: { ...env, PATH: `${bin}:${env.PATH ?? ''}`, GITHUB_STEP_SUMMARY: join(root, 'summary.md') } };
 }
 
 const structured = (findings: unknown[]): ScriptStep => ({ toolCalls: [{ name: 'StructuredOutput', input: { summary: 'Adds a ratio.', findings } }] });
-const review = (repo: string, env: NodeJS.ProcessEnv, ...args: string[]) =>
-  startScript(script, ['--cli', 'claude', '--model', FAKE_CLAUDE_MODEL, ...args], { cwd: repo, env }).done;
+const review = ({ repo, env, model }: Review, ...args: string[]) =>
+  startScript(script, ['--cli', 'claude', '--model', model, ...args], { cwd: repo, env }).done;
 
 describe('examples/ci-review (real claude, fake model server)', () => {
   it('reviews `git diff BASE...HEAD`: annotations on stdout, a Markdown summary, exit 1 on a blocking finding', async () => {
-    const { server, repo, env } = await setUp([
+    const setup = await setUp([
       structured([
         { file: 'src/app.ts', line: 3, severity: 'error', message: 'Division by zero\nwhen b is 0, 100% broken' },
         { file: 'src/app.ts', line: 2, severity: 'info', message: 'The comment says nothing.' },
       ]),
       { text: 'Reviewed.' },
     ]);
-    const result = await review(repo, env, '--base', 'HEAD~1');
+    const result = await review(setup, '--base', 'HEAD~1');
 
     expect(result.stderr).not.toMatch(/review: .*could not/);
     expect(result.code).toBe(1);
@@ -61,13 +69,13 @@ describe('examples/ci-review (real claude, fake model server)', () => {
       '::notice file=src/app.ts,line=2,title=AI review%3A info::The comment says nothing.',
       '',
     ]);
-    const summary = await readFile(env.GITHUB_STEP_SUMMARY!, 'utf8');
+    const summary = await readFile(setup.env.GITHUB_STEP_SUMMARY!, 'utf8');
     expect(summary).toContain('## Code review by claude\n\nAdds a ratio.\n');
     expect(summary).toContain('| error | `src/app.ts` | 3 | Division by zero when b is 0, 100% broken |\n| info | `src/app.ts` | 2 |');
     expect(summary).toContain('**Failed**: 1 finding at or above `error`.');
 
     // The model saw the PR's diff, and claude ran read-only: it tells the model so in plan mode.
-    const request = JSON.stringify(server.modelRequests[0]?.body);
+    const request = JSON.stringify(setup.fake.requests[0]?.body);
     expect(request).toContain('Plan mode is active');
     expect(request).toContain('+  return a / b;');
     expect(request).toContain('-  return 0;');
@@ -75,10 +83,10 @@ describe('examples/ci-review (real claude, fake model server)', () => {
 
   it('reads a diff from stdin; warnings pass with --fail-on error and fail with --fail-on warning', async () => {
     const warning = structured([{ file: 'src/app.ts', line: 3, severity: 'warning', message: 'Check b.' }]);
-    const { repo, env } = await setUp((_request, index) => (index % 2 === 0 ? warning : { text: 'Reviewed.' }));
+    const { repo, env, model } = await setUp((_request, index) => (index % 2 === 0 ? warning : { text: 'Reviewed.' }));
     const diff = execFileSync('git', ['diff', 'HEAD~1...HEAD'], { cwd: repo, encoding: 'utf8' });
 
-    const start = (failOn: string) => startScript(script, ['--cli', 'claude', '--model', FAKE_CLAUDE_MODEL, '--diff', '-', '--fail-on', failOn, '--summary', join(repo, `${failOn}.md`)], { cwd: repo, env, input: diff }).done;
+    const start = (failOn: string) => startScript(script, ['--cli', 'claude', '--model', model, '--diff', '-', '--fail-on', failOn, '--summary', join(repo, `${failOn}.md`)], { cwd: repo, env, input: diff }).done;
     const passed = await start('error');
     expect(passed.code).toBe(0);
     expect(passed.stdout).toBe('::warning file=src/app.ts,line=3,title=AI review%3A warning::Check b.\n');
@@ -90,8 +98,7 @@ describe('examples/ci-review (real claude, fake model server)', () => {
   });
 
   it('exits 2 when the review cannot run, with the reason', async () => {
-    const { repo, env } = await setUp([{ kind: 'error', status: 401, message: 'invalid x-api-key' }]);
-    const result = await review(repo, { ...env, CLAUDE_CODE_MAX_RETRIES: '0' }, '--base', 'HEAD~1');
+    const result = await review(await setUp([{ kind: 'error', status: 401, message: 'invalid x-api-key' }], { retries: 0 }), '--base', 'HEAD~1');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/review: claude could not finish the review \(error\)/);
     expect(result.stdout).toBe('');

@@ -1,14 +1,13 @@
 // `coderline run` / `record` / `replay` as a subprocess, driving the real claude binary against
 // the fake Anthropic server: what lands on stdout and stderr, the exit codes, and Ctrl-C.
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoderStreamEvent } from '../../src/index.js';
-import { createFakeClaudeSandbox, startFakeAnthropic, type FakeClaudeSandbox } from '../../src/testing/anthropic.js';
-import type { Script } from '../../src/testing/script.js';
-import type { FakeServer } from '../../src/testing/server.js';
+import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive, pidsMatching } from '../support/processes.js';
-import { coderline, sandboxInvocation, startCoderline, waitFor } from './command.js';
+import { coderline, repoRoot, sandboxInvocation, startCoderline, waitFor } from './command.js';
 
 let cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -16,11 +15,18 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function fake(script: Script, options: Parameters<typeof createFakeClaudeSandbox>[1] = {}): Promise<{ server: FakeServer; sandbox: FakeClaudeSandbox; env: NodeJS.ProcessEnv; flags: string[] }> {
-  const server = await startFakeAnthropic(script);
-  const sandbox = await createFakeClaudeSandbox(server, options);
-  cleanups.push(() => server.close(), () => sandbox.cleanup());
-  return { server, sandbox, ...sandboxInvocation(sandbox.opts) };
+const claudeBin = join(repoRoot, 'node_modules', '.bin', 'claude');
+
+/**
+ * A fake model with `script`, a fresh working directory, and the environment and flags that point
+ * the command at them (the executable given as a flag too: a recording must not keep it).
+ */
+async function fake(script: Script, options: FakeEnvOptions = {}): Promise<{ model: FakeModel; workDir: string; env: NodeJS.ProcessEnv; flags: string[] }> {
+  const model = await startFakeModel({ api: 'anthropic', script });
+  const workDir = await mkdtemp(join(tmpdir(), 'coderline-cli-e2e-'));
+  cleanups.push(() => model.close(), () => rm(workDir, { recursive: true, force: true }));
+  const opts = { ...(await model.env('claude', options)), executablePath: claudeBin, workingDirectory: workDir };
+  return { model, workDir, ...sandboxInvocation(opts) };
 }
 
 const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'run a command' } });
@@ -28,7 +34,7 @@ const jsonLines = (text: string) => text.trim().split('\n').map((line) => JSON.p
 
 describe('coderline run (real claude, fake model server)', () => {
   it('prints the answer on stdout and the steps on stderr as plain lines; exit 0', async () => {
-    const { env, flags, sandbox } = await fake([
+    const { env, flags, workDir } = await fake([
       { text: 'Looking.', toolCalls: [bash('echo cli-proof > proof.txt')] },
       { text: 'The file is written.' },
     ]);
@@ -42,22 +48,22 @@ describe('coderline run (real claude, fake model server)', () => {
     expect(result.stderr).toMatch(/^\[ *\d+\.\ds\] started claude · model claude-sonnet-4-5 · session [0-9a-f-]{36}$/m);
     expect(result.stderr).toMatch(/^\[ *\d+\.\ds\] tool Bash: echo cli-proof > proof.txt$/m);
     expect(result.stderr).toMatch(/^done in \d+\.\ds · \d+ in \/ \d+ out tokens · \$\d+\.\d{4} · session [0-9a-f-]{36}$/m);
-    expect(await readFile(join(sandbox.workDir, 'proof.txt'), 'utf8')).toBe('cli-proof\n');
+    expect(await readFile(join(workDir, 'proof.txt'), 'utf8')).toBe('cli-proof\n');
   });
 
   it('reads the prompt from stdin with `-`; --json prints one result object', async () => {
-    const { env, flags, server } = await fake([{ text: 'Got it.' }]);
+    const { env, flags, model } = await fake([{ text: 'Got it.' }]);
     const result = await coderline(['run', '--cli', 'claude', ...flags, '--json', '--quiet', '-'], { env, input: 'The prompt from stdin' });
 
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(parsed).toMatchObject({ provider: 'claude', status: 'success', text: 'Got it.', error: null, output: null, cliVersion: '2.1.332' });
-    expect(JSON.stringify(server.modelRequests[0]?.body)).toContain('The prompt from stdin');
+    expect(JSON.stringify(model.requests[0]?.body)).toContain('The prompt from stdin');
   });
 
   it('--jsonl streams the events; --plan reaches the CLI', async () => {
-    const { env, flags, server } = await fake([{ text: 'Planned.' }]);
+    const { env, flags, model } = await fake([{ text: 'Planned.' }]);
     const result = await coderline(['run', '--cli', 'claude', ...flags, '--jsonl', '--plan', 'Plan it'], { env });
 
     expect(result.code).toBe(0);
@@ -65,11 +71,11 @@ describe('coderline run (real claude, fake model server)', () => {
     expect(events[0]).toMatchObject({ type: 'init', provider: 'claude' });
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'success', text: 'Planned.' });
     expect((events[0] as { raw: { permissionMode?: string } }).raw.permissionMode).toBe('plan');
-    expect(server.modelRequests).toHaveLength(1);
+    expect(model.requests).toHaveLength(1);
   });
 
   it('--schema: a matching answer is printed as JSON (exit 0); a wrong one exits 3', async () => {
-    const schemaFile = join((await fake([{ text: 'unused' }])).sandbox.workDir, 'schema.json');
+    const schemaFile = join((await fake([{ text: 'unused' }])).workDir, 'schema.json');
     await writeFile(schemaFile, JSON.stringify({ type: 'object', properties: { verdict: { type: 'string' } }, required: ['verdict'], additionalProperties: false }));
 
     const good = await fake([{ toolCalls: [{ name: 'StructuredOutput', input: { verdict: 'fine' } }] }, { text: 'Done.' }]);
@@ -85,7 +91,7 @@ describe('coderline run (real claude, fake model server)', () => {
   });
 
   it('shows a retry of the model call on stderr, then succeeds', async () => {
-    const { env, flags } = await fake([{ kind: 'error', status: 500, message: 'overloaded' }, { text: 'Second time lucky.' }], { maxRetries: 1 });
+    const { env, flags } = await fake([{ kind: 'error', status: 500, message: 'overloaded' }, { text: 'Second time lucky.' }], { retries: 1 });
     const result = await coderline(['run', '--cli', 'claude', ...flags, 'Hi'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Second time lucky.\n');
@@ -93,7 +99,7 @@ describe('coderline run (real claude, fake model server)', () => {
   });
 
   it('an API error exits 1 and says why on stderr', async () => {
-    const { env, flags } = await fake([{ kind: 'error', status: 401, message: 'invalid x-api-key' }], { maxRetries: 0 });
+    const { env, flags } = await fake([{ kind: 'error', status: 401, message: 'invalid x-api-key' }], { retries: 0 });
     const result = await coderline(['run', '--cli', 'claude', ...flags, 'Hi'], { env });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error \(auth\) after \d+\.\ds/m);
@@ -130,8 +136,8 @@ describe('coderline run (real claude, fake model server)', () => {
 
 describe('coderline record → replay', () => {
   it('records a header and the raw lines; replay prints the same events twice, ts 0', async () => {
-    const { env, flags, sandbox } = await fake([{ text: 'Checking.', toolCalls: [bash('echo hi')] }, { text: 'Recorded answer.' }]);
-    const file = join(sandbox.workDir, 'run.jsonl');
+    const { env, flags, workDir } = await fake([{ text: 'Checking.', toolCalls: [bash('echo hi')] }, { text: 'Recorded answer.' }]);
+    const file = join(workDir, 'run.jsonl');
     const recorded = await coderline(['record', '--cli', 'claude', ...flags, '--allow', 'Bash', '-o', file, '--jsonl', 'Record me'], { env });
     expect(recorded.code).toBe(0);
 
