@@ -1,15 +1,16 @@
 // Records fixtures/claude/<version>/<scenario>.jsonl: the stdout of the real `claude` binary, run with
 // the adapter's own argv against the fake Anthropic server. Next to each: <scenario>.meta.json with the
 // options, exit code and stderr, so replay tests translate with the same options.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildClaudeInvocation } from '../../src/adapters/claude/argv.js';
 import type { SessionTarget } from '../../src/core/adapter.js';
 import { buildEnv } from '../../src/core/env.js';
 import type { ResolvedOpts } from '../../src/options.js';
-import { createFakeClaudeSandbox, installedClaudeBinary, startFakeAnthropic, type FakeClaudeSandbox } from '../../src/testing/anthropic.js';
-import type { Script } from '../../src/testing/script.js';
+import { installedClaudeBinary } from '../../src/testing/anthropic.js';
+import { startFakeModel, type FakeEnvOptions, type Script } from '../../src/testing/index.js';
 
 const answerSchema = {
   type: 'object',
@@ -24,8 +25,8 @@ interface Scenario {
   prompt?: string;
   opts?: ResolvedOpts;
   session?: SessionTarget;
-  maxRetries?: number;
-  apiTimeoutMs?: number;
+  /** How the fake model's env() points claude at it (retries, request timeout). */
+  env?: FakeEnvOptions;
 }
 
 const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'run a command' } });
@@ -77,9 +78,9 @@ const scenarios: Scenario[] = [
     opts: { maxBudgetUsd: 0.0001, permissionPolicy: { allow: ['Bash'] } },
     script: [{ text: 'Spending.', toolCalls: [bash('echo budget')], usage: { inputTokens: 100, outputTokens: 20 } }, { text: 'never reached' }],
   },
-  { name: 'error_401', maxRetries: 1, script: [{ kind: 'error', status: 401, message: 'invalid x-api-key' }] },
-  { name: 'error_429', maxRetries: 0, script: [{ kind: 'error', status: 429, message: 'rate limited', retryAfterSeconds: 0 }] },
-  { name: 'error_500', maxRetries: 1, script: [{ kind: 'error', status: 500, message: 'fake internal error' }] },
+  { name: 'error_401', env: { retries: 1 }, script: [{ kind: 'error', status: 401, message: 'invalid x-api-key' }] },
+  { name: 'error_429', env: { retries: 0 }, script: [{ kind: 'error', status: 429, message: 'rate limited', retryAfterSeconds: 0 }] },
+  { name: 'error_500', env: { retries: 1 }, script: [{ kind: 'error', status: 500, message: 'fake internal error' }] },
   {
     name: 'error_context_too_large',
     script: [{ kind: 'error', status: 400, message: 'prompt is too long: 250000 tokens > 200000 maximum' }],
@@ -87,11 +88,11 @@ const scenarios: Scenario[] = [
   {
     name: 'partial_cut_retry',
     opts: { streamPartialMessages: true },
-    maxRetries: 2,
+    env: { retries: 2 },
     script: [{ text: 'First attempt that breaks off midway', cutAfterEvents: 4 }, { text: 'Second attempt.' }],
   },
-  { name: 'retry_then_ok', maxRetries: 2, script: [{ kind: 'error', status: 500 }, { text: 'Recovered.' }] },
-  { name: 'hang_before_headers', maxRetries: 0, apiTimeoutMs: 3000, script: [{ kind: 'hang', after: 'nothing' }] },
+  { name: 'retry_then_ok', env: { retries: 2 }, script: [{ kind: 'error', status: 500 }, { text: 'Recovered.' }] },
+  { name: 'hang_before_headers', env: { retries: 0, requestTimeoutMs: 3000 }, script: [{ kind: 'hang', after: 'nothing' }] },
   { name: 'bare', opts: { claudeBare: true }, script: [{ text: 'Bare hello.' }] },
   { name: 'resume_unknown', session: { kind: 'resume', sessionId: '00000000-0000-4000-8000-000000000000' }, script: [{ text: 'unused' }] },
 ];
@@ -102,7 +103,14 @@ interface Recorded {
   sessionId: string | undefined;
 }
 
-async function runOnce(dir: string, sandbox: FakeClaudeSandbox, scenario: Scenario, envOverrides: Record<string, string>): Promise<Recorded> {
+/** Where one recording runs: claude's options from the fake model, its config dir and working dir. */
+interface Sandbox {
+  opts: ResolvedOpts;
+  configDir: string;
+  workDir: string;
+}
+
+async function runOnce(dir: string, sandbox: Sandbox, scenario: Scenario): Promise<Recorded> {
   const opts: ResolvedOpts = { ...sandbox.opts, ...scenario.opts };
   const outputJsonSchema = scenario.opts?.outputSchema as Record<string, unknown> | undefined;
   const invocation = await buildClaudeInvocation({
@@ -114,7 +122,7 @@ async function runOnce(dir: string, sandbox: FakeClaudeSandbox, scenario: Scenar
     coderStateDir: () => Promise.resolve(sandbox.configDir),
     outputJsonSchema,
   });
-  const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: { ...opts.extraEnv, ...envOverrides }, unset: opts.unsetEnv });
+  const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
   const result = await execa(installedClaudeBinary(), invocation.args, {
     input: invocation.stdin,
     cwd: sandbox.workDir,
@@ -139,33 +147,34 @@ async function runOnce(dir: string, sandbox: FakeClaudeSandbox, scenario: Scenar
   return { lines, exitCode: result.exitCode, sessionId: last.session_id };
 }
 
-async function recordScenario(dir: string, scenario: Scenario): Promise<void> {
-  const server = await startFakeAnthropic(scenario.script);
-  const sandboxOptions: { maxRetries?: number; apiTimeoutMs?: number } = {};
-  if (scenario.maxRetries !== undefined) sandboxOptions.maxRetries = scenario.maxRetries;
-  if (scenario.apiTimeoutMs !== undefined) sandboxOptions.apiTimeoutMs = scenario.apiTimeoutMs;
-  const sandbox = await createFakeClaudeSandbox(server, sandboxOptions);
+/** Starts a fake model with `script`, runs `body` in a sandbox pointed at it, then removes both. */
+async function withSandbox(script: Script, env: FakeEnvOptions, body: (sandbox: Sandbox) => Promise<void>): Promise<void> {
+  const fake = await startFakeModel({ api: 'anthropic', script });
+  const workDir = await mkdtemp(join(tmpdir(), 'coderline-claude-rec-'));
   try {
-    await runOnce(dir, sandbox, scenario, {});
+    const opts = await fake.env('claude', env);
+    const configDir = opts.extraEnv?.CLAUDE_CONFIG_DIR;
+    if (!configDir) throw new Error('the fake model set no CLAUDE_CONFIG_DIR');
+    await body({ opts, configDir, workDir });
   } finally {
-    await server.close();
-    await sandbox.cleanup();
+    await fake.close();
+    await rm(workDir, { recursive: true, force: true });
   }
 }
 
+function recordScenario(dir: string, scenario: Scenario): Promise<void> {
+  return withSandbox(scenario.script, scenario.env ?? {}, async (sandbox) => void (await runOnce(dir, sandbox, scenario)));
+}
+
 /** first → resume (same id, earlier turns sent) → fork (new id, same history); one config dir and cwd. */
-async function recordSessions(dir: string): Promise<void> {
-  const server = await startFakeAnthropic([{ text: 'Remember: the word is apricot.' }, { text: 'The word was apricot.' }, { text: 'Forked: apricot.' }]);
-  const sandbox = await createFakeClaudeSandbox(server);
-  try {
-    const first = await runOnce(dir, sandbox, { name: 'session_first', script: [], prompt: 'Remember the word apricot.' }, {});
+function recordSessions(dir: string): Promise<void> {
+  const script: Script = [{ text: 'Remember: the word is apricot.' }, { text: 'The word was apricot.' }, { text: 'Forked: apricot.' }];
+  return withSandbox(script, {}, async (sandbox) => {
+    const first = await runOnce(dir, sandbox, { name: 'session_first', script: [], prompt: 'Remember the word apricot.' });
     if (!first.sessionId) throw new Error('session_first printed no session id');
-    await runOnce(dir, sandbox, { name: 'session_resume', script: [], prompt: 'What was the word?', session: { kind: 'resume', sessionId: first.sessionId } }, {});
-    await runOnce(dir, sandbox, { name: 'session_fork', script: [], prompt: 'Fork and repeat it.', session: { kind: 'fork', sessionId: first.sessionId } }, {});
-  } finally {
-    await server.close();
-    await sandbox.cleanup();
-  }
+    await runOnce(dir, sandbox, { name: 'session_resume', script: [], prompt: 'What was the word?', session: { kind: 'resume', sessionId: first.sessionId } });
+    await runOnce(dir, sandbox, { name: 'session_fork', script: [], prompt: 'Fork and repeat it.', session: { kind: 'fork', sessionId: first.sessionId } });
+  });
 }
 
 export async function record(): Promise<void> {

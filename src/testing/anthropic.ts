@@ -1,9 +1,7 @@
 // A fake Anthropic Messages API for driving the real `claude` binary offline: streamed SSE for
-// text, thinking and tool_use blocks, JSON error bodies, and helpers that point claude at it with
+// text, thinking and tool_use blocks, JSON error bodies, and the options that point claude at it with
 // private HOME / CLAUDE_CONFIG_DIR and no telemetry.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { SharedStartOpts } from '../options.js';
@@ -149,12 +147,7 @@ export interface FakeClaudeEnvOptions {
   apiTimeoutMs?: number;
 }
 
-/** Start options that point the pinned claude at `server`, offline, with its state in private directories. */
-export function fakeClaudeEnv(server: FakeServer, options: FakeClaudeEnvOptions): SharedStartOpts {
-  return { executablePath: installedClaudeBinary(), ...claudeOptsForFake(server, options) };
-}
-
-/** Start options that point the `claude` on PATH at `server` (see fakeClaudeEnv). */
+/** Start options that point the `claude` on PATH at `server`, offline, with its state in private directories. */
 export function claudeOptsForFake(server: FakeServer, options: FakeClaudeEnvOptions): SharedStartOpts {
   const extraEnv: Record<string, string> = {
     ANTHROPIC_BASE_URL: server.url,
@@ -173,38 +166,5 @@ export function claudeOptsForFake(server: FakeServer, options: FakeClaudeEnvOpti
     extraEnv,
     // A developer's own credentials or endpoints must never reach the CLI under test.
     unsetEnv: ['ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'CLAUDE_CODE_OAUTH_TOKEN'],
-  };
-}
-
-export interface FakeClaudeSandbox {
-  /** Start options for `run()` / `createCoder()` (see fakeClaudeEnv). */
-  opts: SharedStartOpts;
-  home: string;
-  configDir: string;
-  /** A scratch working directory for the agent. */
-  workDir: string;
-  cleanup(): Promise<void>;
-}
-
-/** Temp HOME, config dir and working dir, plus the options that point claude at `server`. */
-export async function createFakeClaudeSandbox(
-  server: FakeServer,
-  options: Omit<FakeClaudeEnvOptions, 'home' | 'configDir'> & { isolatedConfig?: boolean } = {},
-): Promise<FakeClaudeSandbox> {
-  const root = await mkdtemp(join(tmpdir(), 'coderline-claude-'));
-  const home = join(root, 'home');
-  const configDir = join(root, 'config');
-  const workDir = join(root, 'work');
-  await Promise.all([mkdir(home), mkdir(configDir), mkdir(workDir)]);
-  const envOptions: FakeClaudeEnvOptions = { home };
-  if (!options.isolatedConfig) envOptions.configDir = configDir;
-  if (options.maxRetries !== undefined) envOptions.maxRetries = options.maxRetries;
-  if (options.apiTimeoutMs !== undefined) envOptions.apiTimeoutMs = options.apiTimeoutMs;
-  return {
-    opts: { ...fakeClaudeEnv(server, envOptions), workingDirectory: workDir },
-    home,
-    configDir,
-    workDir,
-    cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }

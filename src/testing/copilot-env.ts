@@ -5,7 +5,6 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SharedStartOpts } from '../options.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -53,12 +52,3 @@ export function copilotTestEnv(serverUrl: string, options: CopilotTestEnvOptions
 
 /** Tokens that would make the CLI try GitHub instead of the fake provider. */
 export const copilotTokenVars = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN', 'COPILOT_ALLOW_ALL'];
-
-/** SharedStartOpts for `run()` / `createCoder()` against a fake server. */
-export function copilotTestOpts(serverUrl: string, options: CopilotTestEnvOptions = {}): SharedStartOpts {
-  return {
-    executablePath: copilotBinary,
-    extraEnv: copilotTestEnv(serverUrl, options),
-    unsetEnv: copilotTokenVars,
-  };
-}
