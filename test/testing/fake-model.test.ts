@@ -65,6 +65,26 @@ describe('startFakeModel()', () => {
     await expect(fake.env('codex')).rejects.toBeInstanceOf(InvalidOptionsError);
   });
 
+  it('refuses env options a CLI cannot honour, and a cut that an API cannot send', async () => {
+    const responses = await startFakeModel({ api: 'openai-responses', script: [{ text: 'x' }] });
+    const chat = await startFakeModel({ api: 'openai-chat', script: [{ text: 'x' }] });
+    open.push(responses, chat);
+    await expect(responses.env('codex', { isolation: 'strict' })).rejects.toThrow(/codex has no strict isolation/);
+    await expect(chat.env('pi', { isolation: 'strict' })).rejects.toThrow(/pi has no strict isolation/);
+    await expect(chat.env('copilot', { requestTimeoutMs: 1000 })).rejects.toThrow(/copilot has no setting for requestTimeoutMs/);
+    await expect(startFakeModel({ api: 'anthropic', script: [], cutWith: 'error' })).rejects.toBeInstanceOf(InvalidOptionsError);
+    expect(await chat.env('copilot', { isolation: 'strict' })).toMatchObject({ isolation: 'strict' });
+  });
+
+  it('stopServer() releases the port but keeps the dirs env() made', async () => {
+    const fake = await startFakeModel({ api: 'openai-chat', script: [{ text: 'x' }] });
+    open.push(fake);
+    const opts = await fake.env('copilot');
+    await fake.stopServer();
+    await expect(fetch(`${fake.url}/v1/chat/completions`, { method: 'POST' })).rejects.toThrow();
+    await expect(access(opts.extraEnv!.COPILOT_HOME!)).resolves.toBeUndefined();
+  });
+
   it('close() releases the port and removes the temp dirs', async () => {
     const fake = await startFakeModel({ api: 'openai-chat', script: [{ text: 'x' }] });
     const opts = await fake.env('copilot');
