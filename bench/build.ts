@@ -2,7 +2,7 @@
 // package builds it (tsup, same options, ESM), and the bench programs themselves. Running them
 // through a TypeScript loader instead would add the loader to every process's start and RSS.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as tsup } from 'tsup';
 
@@ -15,9 +15,11 @@ export const coderlineEntry = `${outDir}coderline/index.js`;
 
 /** coderline as of an earlier commit, for before/after side by side (BENCH_BASELINE=<rev>). */
 export const baselineEntry = `${outDir}baseline/index.js`;
+/** The retention program built against the baseline's translators. */
+export const baselineRetention = `${outDir}baseline/retention.mjs`;
 
 /** The bench programs that run in processes of their own. */
-export const programs = ['consume', 'latency', 'pool', 'translate'] as const;
+export const programs = ['consume', 'latency', 'pool', 'translate', 'retention'] as const;
 export const programPath = (name: (typeof programs)[number]) => `${outDir}${name}.mjs`;
 
 /** The vendor SDKs are the bench's own dependencies, installed from bench/package-lock.json. */
@@ -67,6 +69,17 @@ export async function buildBaseline(rev: string): Promise<void> {
     target: 'node20',
     splitting: true,
     clean: true,
+    silent: true,
+  });
+  mkdirSync(`${source}bench`);
+  for (const file of ['retention.ts']) copyFileSync(`${benchDir}${file}`, `${source}bench/${file}`);
+  await tsup({
+    config: false,
+    entry: { retention: `${source}bench/retention.ts` },
+    format: ['esm'],
+    outDir: `${outDir}baseline`,
+    outExtension: () => ({ js: '.mjs' }),
+    target: 'node20',
     silent: true,
   });
 }

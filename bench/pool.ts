@@ -12,8 +12,14 @@ const { createPool, run } = (await import(pathToFileURL(coderlinePath).href)) as
 const RUNS = 100;
 
 const tempEntries = () => readdirSync(tmpdir()).filter((name) => name.startsWith('coderline-')).sort();
-/** What keeps the loop alive, minus the timers a settled run may still hold for a moment. */
-const handles = () => process.getActiveResourcesInfo().filter((kind) => kind !== 'Timeout').sort().join(',');
+/**
+ * What keeps the loop alive once things have settled (a child's process handle closes a moment after
+ * its run resolves), minus timers. This process's own stdout, a pipe to the runner, is one PipeWrap.
+ */
+async function handles(): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  return process.getActiveResourcesInfo().filter((kind) => kind !== 'Timeout').sort().join(',');
+}
 
 export interface PoolReport {
   concurrency: number;
@@ -32,7 +38,7 @@ await run('claude', 'bench prompt', { executablePath: fake, workingDirectory: tm
 
 for (const concurrency of [1, 2, 4, 8]) {
   const tempBefore = new Set(tempEntries());
-  const handlesBefore = handles();
+  const handlesBefore = await handles();
   const pool = createPool(concurrency);
   const started = performance.now();
   const results = await Promise.all(
@@ -48,7 +54,7 @@ for (const concurrency of [1, 2, 4, 8]) {
     leakedGroups: results.filter((result) => result.pid !== undefined && isGroupAlive(result.pid)).length,
     leakedTempEntries: tempEntries().filter((name) => !tempBefore.has(name)),
     handlesBefore,
-    handlesAfter: handles(),
+    handlesAfter: await handles(),
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }

@@ -7,16 +7,18 @@
 //   latency     spawn → first event, abort → group gone, stall precision
 //   pool        100 runs at concurrency 1/2/4/8, and what they leave behind
 //   translate   translation alone, per adapter, vs. split + JSON.parse of the same bytes
+//   retention   heap a translator holds as a 1M-line run goes on (flat = nothing kept per record)
 //   splitter    the line splitter vs. ndjson and readline (bench/line-splitter.ts)
 // BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds. BENCH_BASELINE=<git rev>
 // adds coderline as of that commit to the throughput and memory races: before/after side by side.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { baselineEntry, benchDir, buildBaseline, buildBench, coderlineEntry, fakeCli, outDir, programPath, rootDir } from './build.js';
+import { baselineEntry, baselineRetention, benchDir, buildBaseline, buildBench, coderlineEntry, fakeCli, outDir, programPath, rootDir } from './build.js';
 import type { LatencyReport } from './latency.js';
 import type { PoolReport } from './pool.js';
 import { formatSpread, spread, table, type ConsumerName, type ConsumerReport, type StreamKind } from './report.js';
+import type { RetentionReport } from './retention.js';
 import type { TranslateReport } from './translate.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -25,7 +27,7 @@ const THROUGHPUT_LINES = 200_000;
 const MEMORY_BYTES = 1_000_000_000;
 const STDERR_FLOOD_BYTES = 256 * 2 ** 20;
 const BASELINE = process.env.BENCH_BASELINE;
-const sections = ['throughput', 'memory', 'import', 'latency', 'pool', 'translate', 'splitter'] as const;
+const sections = ['throughput', 'memory', 'import', 'latency', 'pool', 'translate', 'retention', 'splitter'] as const;
 type Section = (typeof sections)[number];
 
 const out: string[] = [];
@@ -36,8 +38,8 @@ const say = (text = '') => {
 };
 
 /** Runs a bench program in a fresh node process; returns its stdout lines parsed. */
-function program<T>(path: string, args: string[], env: Record<string, string> = {}): T[] {
-  const stdout = execFileSync(process.execPath, [path, ...args], {
+function program<T>(path: string, args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): T[] {
+  const stdout = execFileSync(process.execPath, [...nodeFlags, path, ...args], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 2 ** 20,
@@ -194,6 +196,19 @@ function translate(): void {
   ])));
 }
 
+function retention(): void {
+  const builds = [['', programPath('retention')], ...(BASELINE ? [[` @ ${BASELINE}`, baselineRetention]] : [])];
+  const reports = builds.flatMap(([suffix, path]) =>
+    program<RetentionReport>(path!, [fakeCli], {}, ['--expose-gc']).map((report) => ({ ...report, cli: `${report.cli}${suffix}` })),
+  );
+  raw.retention = reports;
+  say('## Retention: heap a translator holds as the run goes on (after a full GC)');
+  say();
+  say(table(['translator', 'lines', 'heap MB at 25 / 50 / 75 / 100 %'], reports.map((r) => [
+    r.cli, String(r.lines), r.heapMbAtQuarter.map((mb) => mb.toFixed(1)).join(' / '),
+  ])));
+}
+
 function splitter(): void {
   const stdout = execFileSync(`${rootDir}node_modules/.bin/tsx`, [`${benchDir}line-splitter.ts`], { encoding: 'utf8' });
   say('## Line splitter vs. ndjson and readline (in-process, bench/line-splitter.ts)');
@@ -218,7 +233,7 @@ say(`- machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(tot
 say(`- load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
 say(`- coderline at ${commit} (plus uncommitted changes, if any); vendor SDKs: @anthropic-ai/claude-agent-sdk ${versionOf(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`)}, @openai/codex-sdk ${versionOf(`${benchDir}node_modules/@openai/codex-sdk`)}`);
 say(`- fake CLI: bench/fake-cli.mjs replaying fixtures/claude/2.1.332/tool_bash.jsonl and fixtures/codex/0.171.0/two-messages.jsonl`);
-const steps: Record<Section, () => void> = { throughput, memory, import: importCost, latency, pool, translate, splitter };
+const steps: Record<Section, () => void> = { throughput, memory, import: importCost, latency, pool, translate, retention, splitter };
 for (const section of chosen) {
   say();
   steps[section]();
