@@ -8,8 +8,7 @@ import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { run, tool, type CoderStreamEvent } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
-import { isGroupAlive } from '../support/processes.js';
-import { bridgeUrlOfCliIn, deferred, statusWithoutSecret, ticketTool } from './support.js';
+import { abortWhileHandlerRuns, bridgeUrlOfCliIn, ticketTool } from './support.js';
 
 let cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -72,27 +71,6 @@ describe('custom tools with claude (real binary)', () => {
 
   it('abort while a handler runs: the bridge refuses requests without the secret; the signal fires, the run is cancelled, no process or server is left', async () => {
     const { opts } = await fake([callTicket({ id: '7' }), { text: 'never reached' }]);
-    const entered = deferred<AbortSignal>();
-    const stuck = tool({
-      name: 'lookup_ticket',
-      description: 'Hangs until aborted',
-      input: z.object({ id: z.string() }),
-      handler: (_input, { signal }) => {
-        entered.resolve(signal);
-        return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
-      },
-    });
-    const controller = new AbortController();
-    const pending = run(claudeAdapter, 'Look up ticket 7', { ...opts, tools: [stuck], signal: controller.signal });
-    const signal = await entered.promise;
-    const bridgeUrl = bridgeUrlOfCliIn(opts.workingDirectory!);
-    expect(await statusWithoutSecret(bridgeUrl)).toBe(401);
-    expect(signal.aborted).toBe(false);
-    controller.abort();
-    const result = await pending;
-    expect(signal.aborted).toBe(true);
-    expect(result.status).toBe('cancelled');
-    expect(isGroupAlive(result.pid!)).toBe(false);
-    expect(await statusWithoutSecret(bridgeUrl)).toBe('closed');
+    await abortWhileHandlerRuns((tools, signal) => run(claudeAdapter, 'Look up ticket 7', { ...opts, tools, signal }), () => bridgeUrlOfCliIn(opts.workingDirectory!));
   });
 });

@@ -8,8 +8,7 @@ import { z } from 'zod';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
-import { isGroupAlive } from '../support/processes.js';
-import { bridgeUrlOfCliIn, codexBridgeNamespace, codexToolSearch, deferred, statusWithoutSecret, ticketTool } from './support.js';
+import { abortWhileHandlerRuns, bridgeUrlOfCliIn, codexBridgeNamespace, codexToolSearch, ticketTool } from './support.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -73,24 +72,7 @@ describe('custom tools with codex (real binary)', () => {
 
   it('abort while a handler runs: its signal fires, no process or server is left', async () => {
     const { opts } = await setup([...searchThenCall('lookup_ticket', { id: '7' }), { text: 'never reached' }]);
-    const entered = deferred<AbortSignal>();
-    const stuck = tool({
-      name: 'lookup_ticket',
-      description: 'Hangs until aborted',
-      input: z.object({ id: z.string() }),
-      handler: (_input, { signal }) => (entered.resolve(signal), new Promise<string>(() => undefined)),
-    });
-    const controller = new AbortController();
-    const pending = run(codexAdapter, 'Look up ticket 7', { ...opts, tools: [stuck], signal: controller.signal });
-    const signal = await entered.promise;
-    const bridgeUrl = bridgeUrlOfCliIn(opts.workingDirectory!);
-    expect(await statusWithoutSecret(bridgeUrl)).toBe(401);
-    controller.abort();
-    const result = await pending;
-    expect(signal.aborted).toBe(true);
-    expect(result.status).toBe('cancelled');
-    expect(isGroupAlive(result.pid!)).toBe(false);
-    expect(await statusWithoutSecret(bridgeUrl)).toBe('closed');
+    await abortWhileHandlerRuns((tools, signal) => run(codexAdapter, 'Look up ticket 7', { ...opts, tools, signal }), () => bridgeUrlOfCliIn(opts.workingDirectory!));
   });
 
   it('ten parallel runs, each with its own bridge and tool, do not cross-talk', async () => {

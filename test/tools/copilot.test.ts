@@ -9,8 +9,7 @@ import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
 import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
-import { isGroupAlive } from '../support/processes.js';
-import { bridgeUrlOfCliIn, deferred, statusWithoutSecret, ticketTool } from './support.js';
+import { abortWhileHandlerRuns, bridgeUrlOfCliIn, ticketTool } from './support.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -75,23 +74,6 @@ describe('custom tools with copilot (real binary)', () => {
 
   it('abort while a handler runs: its signal fires, no process or server is left', async () => {
     const { opts, cwd } = await setup([callTool('lookup_ticket', { id: '7' }), { text: 'never reached' }]);
-    const entered = deferred<AbortSignal>();
-    const stuck = tool({
-      name: 'lookup_ticket',
-      description: 'Hangs until aborted',
-      input: z.object({ id: z.string() }),
-      handler: (_input, { signal }) => (entered.resolve(signal), new Promise<string>(() => undefined)),
-    });
-    const controller = new AbortController();
-    const pending = run(copilotAdapter, 'Look up ticket 7', { ...opts, tools: [stuck], signal: controller.signal });
-    const signal = await entered.promise;
-    const bridgeUrl = bridgeUrlOfCliIn(cwd);
-    expect(await statusWithoutSecret(bridgeUrl)).toBe(401);
-    controller.abort();
-    const result = await pending;
-    expect(signal.aborted).toBe(true);
-    expect(result.status).toBe('cancelled');
-    expect(isGroupAlive(result.pid!)).toBe(false);
-    expect(await statusWithoutSecret(bridgeUrl)).toBe('closed');
+    await abortWhileHandlerRuns((tools, signal) => run(copilotAdapter, 'Look up ticket 7', { ...opts, tools, signal }), () => bridgeUrlOfCliIn(cwd));
   });
 });

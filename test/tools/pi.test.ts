@@ -13,8 +13,7 @@ import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../sr
 import { startFakeChat, type FakeChatServer } from '../../src/testing/openai-chat.js';
 import { createPiEnv } from '../../src/testing/pi-env.js';
 import type { Script } from '../../src/testing/script.js';
-import { isGroupAlive } from '../support/processes.js';
-import { deferred, statusWithoutSecret, ticketTool } from './support.js';
+import { abortWhileHandlerRuns, ticketTool } from './support.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -152,42 +151,26 @@ describe('custom tools with pi (real binary)', () => {
   it('abort while a handler runs: the secret is in neither argv nor the extension; the signal fires, the run is cancelled, no process or server is left', async () => {
     const { opts } = await setup([callTicket({ id: '7' }), { text: 'never reached' }]);
     const { executablePath, argvFile } = await recordingPi(opts.workingDirectory!, opts.executablePath!);
-    const entered = deferred<AbortSignal>();
-    const stuck = tool({
-      name: 'lookup_ticket',
-      description: 'Hangs until aborted',
-      input: z.object({ id: z.string() }),
-      handler: (_input, { signal }) => {
-        entered.resolve(signal);
-        return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    let extensionFile: string | undefined;
+    await abortWhileHandlerRuns(
+      (tools, signal) => run(piAdapter, 'Look up ticket 7', { ...opts, executablePath, tools, signal }),
+      () => {
+        const argv = readFileSync(argvFile, 'utf8').split('\n');
+        extensionFile = argv.find((arg) => arg.endsWith('coderline-tool-bridge.mjs'));
+        expect(argv).toEqual(expect.arrayContaining(['-e', extensionFile, '-e', 'builtin:mcp']));
+        const extension = readFileSync(extensionFile!, 'utf8');
+        const secret = secretOfRunIn(opts.workingDirectory!);
+        expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(argv.join(' ')).not.toContain(secret);
+        expect(extension).not.toContain(secret);
+        const bridgeUrl = /url: "(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/.exec(extension)?.[1];
+        expect(bridgeUrl).toBeDefined();
+        return bridgeUrl!;
       },
-    });
-    const controller = new AbortController();
-    const pending = run(piAdapter, 'Look up ticket 7', { ...opts, executablePath, tools: [stuck], signal: controller.signal });
-    const signal = await entered.promise;
-
-    const argv = readFileSync(argvFile, 'utf8').split('\n');
-    const extensionFile = argv.find((arg) => arg.endsWith('coderline-tool-bridge.mjs'));
-    expect(argv).toEqual(expect.arrayContaining(['-e', extensionFile, '-e', 'builtin:mcp']));
-    const extension = readFileSync(extensionFile!, 'utf8');
-    const secret = secretOfRunIn(opts.workingDirectory!);
-    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(argv.join(' ')).not.toContain(secret);
-    expect(extension).not.toContain(secret);
-    const bridgeUrl = /url: "(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/.exec(extension)?.[1];
-    expect(bridgeUrl).toBeDefined();
-    expect(await statusWithoutSecret(bridgeUrl!)).toBe(401);
-
-    expect(signal.aborted).toBe(false);
-    controller.abort();
-    const result = await pending;
-    expect(signal.aborted).toBe(true);
-    expect(result.status).toBe('cancelled');
-    expect(isGroupAlive(result.pid!)).toBe(false);
+    );
     expect(pidsIn(opts.workingDirectory!)).toEqual([]);
     // The extension file went with the run's temp dir.
     expect(existsSync(extensionFile!)).toBe(false);
-    expect(await statusWithoutSecret(bridgeUrl!)).toBe('closed');
   });
 });
 

@@ -1,10 +1,11 @@
 // Shared by the custom-tool tests: a deferred promise (Node 20 has no Promise.withResolvers), the
-// bridge URL a running CLI was given, the ticket tool, and scripted calls of Codex's `tool_search`
-// (Codex 0.171 defers MCP tools behind it: a model must search before calling one).
+// bridge URL a running CLI was given, the ticket tool, the abort-while-a-handler-runs check, and
+// scripted calls of Codex's `tool_search` (Codex 0.171 defers MCP tools behind it).
 import { readFileSync, realpathSync } from 'node:fs';
+import { expect } from 'vitest';
 import { z } from 'zod';
-import { tool, type Tool, type ToolCallContext } from '../../src/index.js';
-import { pidsMatching } from '../support/processes.js';
+import { tool, type RunResult, type Tool, type ToolCallContext } from '../../src/index.js';
+import { isGroupAlive, pidsMatching } from '../support/processes.js';
 
 export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
   let resolve!: (value: T) => void;
@@ -63,3 +64,37 @@ export function ticketTool(calls: Array<{ input: { id: string }; signal: AbortSi
 export const codexToolSearch = (query: string) => ({ name: 'tool_search', input: { query, limit: 8 } });
 /** Codex exposes the bridge's tools in this namespace once `tool_search` found them. */
 export const codexBridgeNamespace = 'mcp__coderline';
+
+/**
+ * Starts a run whose `lookup_ticket` handler hangs until aborted, checks that the live bridge refuses a
+ * request without the secret, aborts, and checks what a user relies on: the handler's signal fired,
+ * the run is cancelled, no process of the CLI and no bridge is left.
+ */
+export async function abortWhileHandlerRuns(
+  start: (tools: Tool[], signal: AbortSignal) => Promise<RunResult<unknown, string>>,
+  findBridgeUrl: () => string,
+): Promise<{ result: RunResult<unknown, string>; bridgeUrl: string }> {
+  const entered = deferred<AbortSignal>();
+  const stuck = tool({
+    name: 'lookup_ticket',
+    description: 'Hangs until aborted',
+    input: z.object({ id: z.string() }),
+    handler: (_input, { signal }) => {
+      entered.resolve(signal);
+      return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    },
+  });
+  const controller = new AbortController();
+  const pending = start([stuck], controller.signal);
+  const signal = await entered.promise;
+  const bridgeUrl = findBridgeUrl();
+  expect(await statusWithoutSecret(bridgeUrl)).toBe(401);
+  expect(signal.aborted).toBe(false);
+  controller.abort();
+  const result = await pending;
+  expect(signal.aborted).toBe(true);
+  expect(result.status).toBe('cancelled');
+  expect(isGroupAlive(result.pid!)).toBe(false);
+  expect(await statusWithoutSecret(bridgeUrl)).toBe('closed');
+  return { result, bridgeUrl };
+}
