@@ -14,6 +14,7 @@ export const claudeDocs: AdapterDocs = {
     'Running as root, `permissionPolicy.mode: "bypass"` makes the CLI exit at once unless `IS_SANDBOX=1` is set: the SDK refuses it before spawning, with that advice (`extraEnv: { IS_SANDBOX: "1" }`).',
     'After `--resume` or a fork, `total_cost_usd` covers the whole session while `result.usage` covers this run: `RunResult.usage.costUsd` is this run\'s share.',
     'With `--json-schema` the CLI adds a `StructuredOutput` tool; a model that answers in prose anyway ends in `success` without `structured_output`, which the SDK reports as `invalid_output`.',
+    'The original table\'s `forkSession` option is the session method `fork()` (`--resume=<id> --fork-session`), so it cannot be combined with a plain resume by mistake.',
     'The CLI retries 5xx/429/401 itself (10 times by default, ~3 minutes); `extraEnv: { CLAUDE_CODE_MAX_RETRIES: "2" }` bounds it.',
   ],
 };
