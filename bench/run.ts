@@ -12,8 +12,9 @@
 // BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds. BENCH_BASELINE=<git rev>
 // adds coderline as of that commit to the throughput and memory races: before/after side by side.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { baselineEntry, baselineRetention, benchDir, buildBaseline, buildBench, coderlineEntry, fakeCli, outDir, programPath, rootDir } from './build.js';
 import type { LatencyReport } from './latency.js';
 import type { PoolReport } from './pool.js';
@@ -175,7 +176,10 @@ function latency(): void {
 }
 
 function pool(): void {
-  const reports = program<PoolReport>(programPath('pool'), [fakeCli, coderlineEntry], { BENCH_KIND: 'claude' });
+  // A temp dir of its own: other programs' coderline-* entries in the shared one must not count.
+  const ownTemp = mkdtempSync(join(tmpdir(), 'coderline-bench-pool-'));
+  const reports = program<PoolReport>(programPath('pool'), [fakeCli, coderlineEntry], { BENCH_KIND: 'claude', TMPDIR: ownTemp });
+  rmSync(ownTemp, { recursive: true, force: true });
   raw.pool = reports;
   say('## Pool: 100 runs of a recorded Claude turn');
   say();
