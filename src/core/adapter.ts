@@ -57,7 +57,11 @@ export interface Invocation {
 
 /** Per-run translation state. `translate` must be deterministic: same lines in, same events out. */
 export interface Translator {
-  /** `record` is the parsed JSON line. Unknown records must still yield an event (progress with raw). */
+  /**
+   * `record` is the parsed JSON line. Unknown records must still yield an event (progress with raw).
+   * The returned events are handed over: the core stamps `provider` and `ts` on them in place, so
+   * return new objects, never one kept in the translator's state or shared between calls.
+   */
   translate(record: unknown): TranslatedEvent[];
 }
 

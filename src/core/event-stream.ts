@@ -11,7 +11,8 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
   private head = 0;
   private waiting: ((next: IteratorResult<E>) => void) | undefined;
   private failWaiting: ((error: unknown) => void) | undefined;
-  private drained: (() => void) | undefined;
+  /** One promise for every reader waiting for room (stdout and stderr each may wait). */
+  private drain: { promise: Promise<void>; resolve(): void } | undefined;
   private ended = false;
   private abandoned = false;
   private failure: { error: unknown } | undefined;
@@ -35,9 +36,18 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
   }
 
   whenDrained(): Promise<void> {
-    return new Promise((resolve) => {
-      this.drained = resolve;
-    });
+    if (!this.drain) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.drain = { promise, resolve };
+    }
+    return this.drain.promise;
+  }
+
+  private releaseDrain(): void {
+    const drain = this.drain;
+    this.drain = undefined;
+    drain?.resolve();
   }
 
   end(): void {
@@ -77,11 +87,7 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
       this.buffer.splice(0, this.head);
       this.head = 0;
     }
-    if (this.drained && this.buffer.length - this.head <= LOW_WATER) {
-      const resolve = this.drained;
-      this.drained = undefined;
-      resolve();
-    }
+    if (this.drain && this.buffer.length - this.head <= LOW_WATER) this.releaseDrain();
     return event;
   }
 
@@ -102,7 +108,7 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
         this.buffer.length = 0;
         this.head = 0;
         if (!this.ended) this.onAbandon();
-        this.drained?.();
+        this.releaseDrain();
         return Promise.resolve({ value: undefined, done: true });
       },
     };

@@ -1,6 +1,7 @@
 // One run of a CLI: spawn it in its own process group, send the prompt on stdin and close it, read
 // stdout and stderr independently, translate, watch for stalls, and stop the group however it ends.
 import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../events.js';
 import type { ResolvedOpts } from '../options.js';
 import type { RunResult } from '../result.js';
@@ -84,9 +85,9 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
   };
 
   const emit = (translated: TranslatedEvent): void => {
-    // Object.assign, not an object spread: over a dozen event shapes the spread goes megamorphic and
-    // was measured at several µs per event (docs/performance.md).
-    let event = Object.assign({}, translated) as CoderStreamEvent<string>;
+    // Stamped in place (translators hand their events over, see Translator): a copy per event was
+    // measured as the largest cost of a fast stream (docs/performance.md).
+    let event = translated as CoderStreamEvent<string>;
     event.provider = adapter.name;
     event.ts = clock();
     if (event.type === 'usage' && adapter.usageIsCumulative) {
@@ -210,12 +211,12 @@ async function spawnAndRead(
 
   // Stall watch: any output counts as activity; time spent paused for a slow consumer does not count.
   let lastActivity = Date.now();
-  let pausedForConsumer = false;
+  let pausedPipes = 0;
   let stallTimer: NodeJS.Timeout | undefined;
   const watchStall = (delay: number) => {
     stallTimer = setTimeout(() => {
       const idle = Date.now() - lastActivity;
-      if (pausedForConsumer) watchStall(stallTimeoutMs);
+      if (pausedPipes > 0) watchStall(stallTimeoutMs);
       else if (idle >= stallTimeoutMs) stop('stall', STOP_STEPS);
       else watchStall(stallTimeoutMs - idle);
     }, delay);
@@ -246,26 +247,28 @@ async function spawnAndRead(
     oversized: (bytes) => stderrTail.add(`[stderr line of ${bytes} bytes skipped]`),
   });
 
-  const stdout = child.stdout;
-  stdout.on('data', (chunk: Buffer) => {
-    lastActivity = Date.now();
-    stdoutLines.push(chunk);
-    if (sink?.backlogged?.() && sink.whenDrained && !pausedForConsumer) {
-      pausedForConsumer = true;
-      stdout.pause();
+  // Backpressure: when a stream() consumer falls behind, the pipe that fed it pauses until it caught
+  // up — each pipe on its own, so a stderr flood is held back as well as a fast stdout.
+  const readPipe = (pipe: Readable, lines: LineSplitter) => {
+    let paused = false;
+    pipe.on('data', (chunk: Buffer) => {
+      lastActivity = Date.now();
+      lines.push(chunk);
+      if (paused || !sink?.backlogged?.() || !sink.whenDrained) return;
+      paused = true;
+      pausedPipes += 1;
+      pipe.pause();
       void sink.whenDrained().then(() => {
-        pausedForConsumer = false;
+        paused = false;
+        pausedPipes -= 1;
         lastActivity = Date.now();
-        stdout.resume();
+        pipe.resume();
       });
-    }
-  });
-  stdout.on('end', () => stdoutLines.end());
-  child.stderr.on('data', (chunk: Buffer) => {
-    lastActivity = Date.now();
-    stderrLines.push(chunk);
-  });
-  child.stderr.on('end', () => stderrLines.end());
+    });
+    pipe.on('end', () => lines.end());
+  };
+  readPipe(child.stdout, stdoutLines);
+  readPipe(child.stderr, stderrLines);
 
   // Leftovers: a grandchild still holding the pipes after the leader exited is stopped too.
   child.on('exit', () => {
