@@ -1,7 +1,7 @@
 // The async iterable behind `session.stream()`: one consumer, events in order, and backpressure —
 // when the consumer falls behind, the CLI's stdout is paused instead of events piling up in memory.
 import type { CoderStreamEvent } from '../events.js';
-import type { EventSink } from './execute.js';
+import type { EventSink } from './child-run.js';
 
 const HIGH_WATER = 512;
 const LOW_WATER = 64;
