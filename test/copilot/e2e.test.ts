@@ -12,6 +12,7 @@ import type { SharedStartOpts } from '../../src/options.js';
 import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type FakeModelOptions, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
+import { assembledDeltas } from './replay.js';
 
 interface Setup {
   fake: FakeModel;
@@ -46,17 +47,6 @@ const bash = (command: string, description = 'run it') => ({ name: 'bash', input
 const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
   (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
 
-/** What a consumer assembling text from deltas ends up with (honouring resets). */
-function assembled(events: CoderStreamEvent[] | undefined): string {
-  let text = '';
-  for (const event of ofType(events, 'message')) {
-    if (!event.delta) continue;
-    if (event.reset) text = '';
-    text += event.text;
-  }
-  return text;
-}
-
 async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
@@ -87,7 +77,7 @@ describe('copilot end to end (real binary, fake model)', () => {
 
     const deltas = ofType(result.events, 'message').filter((event) => event.delta);
     expect(deltas.length).toBeGreaterThan(1);
-    expect(assembled(result.events)).toBe('Hello from the fake model.');
+    expect(assembledDeltas(result.events ?? [])).toBe('Hello from the fake model.');
     expect(ofType(result.events, 'init')[0]).toMatchObject({ model: 'fake-model' });
 
     // The prompt reached the model whole, from stdin (flag-like text stayed text).
@@ -151,13 +141,13 @@ describe('copilot end to end (real binary, fake model)', () => {
     expect(result).toMatchObject({ status: 'success', text: 'Third time lucky.' });
     expect(fake.requests).toHaveLength(3);
     expect(ofType(result.events, 'progress').filter((event) => event.kind === 'retry').length).toBeGreaterThanOrEqual(2);
-    expect(assembled(result.events)).toBe('Third time lucky.');
+    expect(assembledDeltas(result.events ?? [])).toBe('Third time lucky.');
 
     const broken = await setup([{ text: 'Lost words here', cutAfterEvents: 3 }, { text: 'Kept words.' }], { cutWith: 'error' });
     const second = await run(copilotAdapter, 'Say it', { ...broken.opts, streamPartialMessages: true, collectEvents: true });
     expect(second).toMatchObject({ status: 'success', text: 'Kept words.' });
     expect(ofType(second.events, 'message').some((event) => event.reset)).toBe(true);
-    expect(assembled(second.events)).toBe('Kept words.');
+    expect(assembledDeltas(second.events ?? [])).toBe('Kept words.');
   });
 
   it('fails with auth on 401', async () => {
