@@ -144,18 +144,26 @@ export async function readChild(
         pipe.resume();
       });
     });
-    pipe.on('end', () => lines.end());
+    // 'close', not 'end': a pipe given up on below closes without ending.
+    pipe.on('close', () => lines.end());
   };
   readPipe(child.stdout, stdoutLines);
   readPipe(child.stderr, stderrLines);
 
-  // Leftovers: a grandchild still holding the pipes after the leader exited is stopped too.
+  // Leftovers: a grandchild still holding the pipes after the leader exited is stopped too. One that
+  // left the group for a session of its own cannot be found any more (init adopted it): the pipes it
+  // holds are given up on, so the run still ends.
+  const giveUpOnPipes = () => {
+    const open = [child.stdout, child.stderr].filter((pipe) => !pipe.closed);
+    if (open.length === 0) return;
+    onEvent({ type: 'progress', kind: 'warning', subtype: 'pipes_held', message: 'a process outside the CLI\'s process group kept its output open after the CLI exited; stopped reading it', raw: null });
+    for (const pipe of open) pipe.destroy();
+  };
   child.on('exit', () => {
-    if (pid !== undefined && isGroupAlive(pid)) {
-      setTimeout(() => {
-        if (isGroupAlive(pid) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
-      }, Math.min(terminalGraceMs, 500)).unref();
-    }
+    setTimeout(() => {
+      if (pid !== undefined && isGroupAlive(pid) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
+      void Promise.resolve(stopping).then(() => setTimeout(giveUpOnPipes, 1_000).unref());
+    }, Math.min(terminalGraceMs, 500)).unref();
   });
 
   const onAbort = () => stop('abort', ABORT_STEPS);

@@ -239,6 +239,17 @@ describe('stopping the process group', () => {
     expect(isGroupAlive(result.pid!)).toBe(false);
   });
 
+  it('a process in a session of its own that keeps stdout open after the CLI exited does not hang the run', async () => {
+    const result = await run(fake, 'x', { ...script([{ grandchild: { holdStdout: true, ownSession: true } }, done(), { exit: 0 }]), collectEvents: true });
+    const escaped = grandchildOf(result.events);
+    try {
+      expect(result.status).toBe('success');
+      expect(result.events?.some((e) => e.type === 'progress' && e.subtype === 'pipes_held')).toBe(true);
+    } finally {
+      process.kill(escaped, 'SIGKILL');
+    }
+  });
+
   it('a grandchild that keeps stdout open after the CLI exited does not hang the run', async () => {
     const result = await run(fake, 'x', { ...script([{ grandchild: { holdStdout: true } }, done(), { exit: 0 }]), collectEvents: true });
     expect(result.status).toBe('success');
