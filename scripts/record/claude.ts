@@ -1,6 +1,8 @@
 // Records fixtures/claude/<version>/<scenario>.jsonl: the stdout of the real `claude` binary, run with
 // the adapter's own argv against the fake Anthropic server. Next to each: <scenario>.meta.json with the
 // options, exit code and stderr, so replay tests translate with the same options.
+// CLAUDE_RECORD_BIN=/path/to/claude records with another binary (e.g. an older version installed
+// outside the repo); the version folder is whatever that binary's `--version` says.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,7 +125,7 @@ async function runOnce(dir: string, sandbox: Sandbox, scenario: Scenario): Promi
     outputJsonSchema,
   });
   const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
-  const result = await execa(installedClaudeBinary(), invocation.args, {
+  const result = await execa(recordBinary(), invocation.args, {
     input: invocation.stdin,
     cwd: sandbox.workDir,
     env,
@@ -177,15 +179,21 @@ function recordSessions(dir: string): Promise<void> {
   });
 }
 
+/** The binary to record: CLAUDE_RECORD_BIN when set, else the pinned devDependency. */
+function recordBinary(): string {
+  return process.env.CLAUDE_RECORD_BIN || installedClaudeBinary();
+}
+
 export async function record(): Promise<void> {
-  const version = /(\d+\.\d+\.\d+)/.exec(String((await execa(installedClaudeBinary(), ['--version'])).stdout))?.[1];
+  const binary = recordBinary();
+  const version = /(\d+\.\d+\.\d+)/.exec(String((await execa(binary, ['--version'])).stdout))?.[1];
   if (!version) throw new Error('could not read the claude version');
   const dir = join('fixtures', 'claude', version);
   // RECORD_ONLY=a,b re-records some scenarios and keeps the others.
   const only = process.env.RECORD_ONLY?.split(',');
   if (!only) await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  console.error(`claude ${version} → ${dir}`);
+  console.error(`claude ${version} (${binary}) → ${dir}`);
   for (const scenario of scenarios) {
     if (only && !only.includes(scenario.name)) continue;
     await recordScenario(dir, scenario);
