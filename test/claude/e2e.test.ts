@@ -5,24 +5,20 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { createCoder, run, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
 
 /** A fake model with `script`, and options that point claude at it from a fresh working directory. */
 async function fake(script: Script, env: FakeEnvOptions = {}): Promise<{ model: FakeModel; opts: SharedStartOpts; workDir: string }> {
   const model = await startFakeModel({ api: 'anthropic', script });
   const workDir = await mkdtemp(join(tmpdir(), 'coderline-claude-e2e-'));
-  cleanups.push(() => model.close(), () => rm(workDir, { recursive: true, force: true }));
+  cleanupAfterTest(() => model.close(), () => rm(workDir, { recursive: true, force: true }));
   return { model, opts: { ...(await model.env('claude', env)), workingDirectory: workDir }, workDir };
 }
 
@@ -185,7 +181,7 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
       const { model, opts } = await fake([{ text: 'Noted: apricot.' }, { text: 'The word was apricot.' }, { text: 'Forked: apricot.' }, { text: 'Latest again.' }], { isolation: 'strict' });
       expect(opts.extraEnv?.CLAUDE_CONFIG_DIR).toBeUndefined();
       const coder = createCoder(claudeAdapter, opts);
-      cleanups.push(() => coder.close());
+      cleanupAfterTest(() => coder.close());
 
       const session = coder.start();
       const first = await session.run('Remember the word apricot.');
@@ -215,7 +211,7 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
     it('parallel coders with isolation strict each keep their own config', async () => {
       const { opts } = await fake([{ text: 'Parallel hello.' }], { isolation: 'strict' });
       const coders = [0, 1, 2].map(() => createCoder(claudeAdapter, opts));
-      cleanups.push(async () => void (await Promise.all(coders.map((c) => c.close()))));
+      cleanupAfterTest(async () => void (await Promise.all(coders.map((c) => c.close()))));
       const results = await Promise.all(coders.map((coder) => coder.start().run('Hi')));
       expect(results.map((r) => r.status)).toEqual(['success', 'success', 'success']);
       expect(new Set(results.map((r) => r.sessionId)).size).toBe(3);

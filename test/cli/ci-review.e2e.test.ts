@@ -4,18 +4,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script, type ScriptStep } from '../../src/testing/index.js';
 import { repoRoot, sandboxInvocation, startScript } from './command.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 
 const script = join(repoRoot, 'examples', 'ci-review', 'review.ts');
 const bin = join(repoRoot, 'node_modules', '.bin');
 
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
 
 /** What a review runs against: a fake model, a git repo with one reviewed commit, and the env and model that point claude at the fake. */
 interface Review {
@@ -28,7 +24,7 @@ interface Review {
 async function setUp(serverScript: Script, options: FakeEnvOptions = {}): Promise<Review> {
   const fake = await startFakeModel({ api: 'anthropic', script: serverScript });
   const root = await mkdtemp(join(tmpdir(), 'coderline-ci-review-'));
-  cleanups.push(() => fake.close(), () => rm(root, { recursive: true, force: true }));
+  cleanupAfterTest(() => fake.close(), () => rm(root, { recursive: true, force: true }));
   const repo = join(root, 'repo');
   await mkdir(repo);
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });

@@ -65,11 +65,3 @@ export function sandboxInvocation(opts: SharedStartOpts): { env: NodeJS.ProcessE
   return { env, flags };
 }
 
-/** Resolves once `check()` holds, polling; rejects after `timeoutMs`. */
-export async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting for a condition');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

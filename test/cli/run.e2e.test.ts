@@ -3,17 +3,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CoderStreamEvent } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive, pidsMatching } from '../support/processes.js';
-import { coderline, repoRoot, sandboxInvocation, startCoderline, waitFor } from './command.js';
+import { coderline, repoRoot, sandboxInvocation, startCoderline } from './command.js';
+import { waitFor } from '../support/wait.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
 
 const claudeBin = join(repoRoot, 'node_modules', '.bin', 'claude');
 
@@ -24,7 +21,7 @@ const claudeBin = join(repoRoot, 'node_modules', '.bin', 'claude');
 async function fake(script: Script, options: FakeEnvOptions = {}): Promise<{ model: FakeModel; workDir: string; env: NodeJS.ProcessEnv; flags: string[] }> {
   const model = await startFakeModel({ api: 'anthropic', script });
   const workDir = await mkdtemp(join(tmpdir(), 'coderline-cli-e2e-'));
-  cleanups.push(() => model.close(), () => rm(workDir, { recursive: true, force: true }));
+  cleanupAfterTest(() => model.close(), () => rm(workDir, { recursive: true, force: true }));
   const opts = { ...(await model.env('claude', options)), executablePath: claudeBin, workingDirectory: workDir };
   return { model, workDir, ...sandboxInvocation(opts) };
 }
@@ -122,7 +119,7 @@ describe('coderline run (real claude, fake model server)', () => {
     const marker = `timeout ${signal === 'SIGINT' ? 47 : 48} tail -f /dev/null`;
     const { env, flags } = await fake([{ toolCalls: [bash(marker)] }, { text: 'never' }]);
     const command = startCoderline(['run', '--cli', 'claude', ...flags, '--allow', 'Bash', '--json', 'Wait'], { env });
-    await waitFor(() => command.stderrSoFar().includes('tool Bash') && pidsMatching(marker).length > 0);
+    await waitFor(() => command.stderrSoFar().includes('tool Bash') && pidsMatching(marker).length > 0, 30_000);
     command.child.kill(signal);
     const result = await command.done;
 

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import type { CoderStreamEvent } from '../../src/events.js';
@@ -13,6 +13,8 @@ import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type FakeModelOptions, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
 import { assembledDeltas } from './replay.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
+import { waitFor } from '../support/wait.js';
 
 interface Setup {
   fake: FakeModel;
@@ -20,16 +22,12 @@ interface Setup {
   cwd: string;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 /** A fake model with `script`, and options that point copilot at it from a fresh working directory. */
 async function setup(script: Script, options: Pick<FakeModelOptions, 'cutWith'> & { env?: FakeEnvOptions } = {}): Promise<Setup> {
   const fake = await startFakeModel({ api: 'openai-chat', script, cutWith: options.cutWith });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-copilot-e2e-'));
-  cleanups.push(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
+  cleanupAfterTest(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
   return { fake, opts: { ...(await fake.env('copilot', options.env)), workingDirectory: cwd }, cwd };
 }
 
@@ -46,14 +44,6 @@ const toolNames = (request: RecordedRequest | undefined) => (body(request).tools
 const bash = (command: string, description = 'run it') => ({ name: 'bash', input: { command, description } });
 const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
   (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
-
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('copilot end to end (real binary, fake model)', () => {
   beforeAll(async () => {
@@ -196,7 +186,7 @@ describe('copilot end to end (real binary, fake model)', () => {
       { text: 'Fresh session.' },
     ]);
     const coder = createCoder(copilotAdapter, opts);
-    cleanups.push(() => coder.close());
+    cleanupAfterTest(() => coder.close());
     const session = coder.start();
     const first = await session.run('Remember the word banana.');
     expect(first.status).toBe('success');
@@ -269,7 +259,7 @@ describe('copilot end to end (real binary, fake model)', () => {
     const { fake, opts } = await setup([{ text: 'First.' }, { text: 'Second.' }], { env: { isolation: 'strict' } });
     expect(opts.extraEnv?.COPILOT_HOME).toBeUndefined();
     const coder = createCoder(copilotAdapter, opts);
-    cleanups.push(() => coder.close());
+    cleanupAfterTest(() => coder.close());
     const first = await coder.start().run('One');
     expect(first.status).toBe('success');
     const { existsSync } = await import('node:fs');

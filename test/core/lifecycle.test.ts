@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createPool, type CoderStreamEvent } from '../../src/index.js';
 import { fakeAdapter, script } from '../support/fake-adapter.js';
 import { isGroupAlive, isProcessAlive } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
 
 const fake = fakeAdapter();
 
@@ -13,15 +14,6 @@ function handleCounts(): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
   return counts;
-}
-
-async function settle(check: () => boolean, ms = 3000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
 }
 
 describe('the pool', () => {
@@ -51,10 +43,10 @@ describe('the pool', () => {
     expect(results.filter((r) => isGroupAlive(r.pid!))).toEqual([]);
     expect(schemaFiles).toHaveLength(50);
     expect(schemaFiles.filter((file) => existsSync(file))).toEqual([]);
-    expect(await settle(() => {
+    await waitFor(() => {
       const after = handleCounts();
       return ['ProcessWrap', 'PipeWrap', 'Timeout'].every((kind) => (after[kind] ?? 0) <= (before[kind] ?? 0));
-    })).toBe(true);
+    }, 3000);
   });
 });
 
@@ -70,6 +62,6 @@ describe('when the host process dies', () => {
     const exited = new Promise((resolve) => host.once('exit', (code, sig) => resolve(sig ?? code)));
     host.kill(signal);
     expect(await exited).toBe(signal);
-    expect(await settle(() => !isProcessAlive(grandchild))).toBe(true);
+    await waitFor(() => !isProcessAlive(grandchild), 3000);
   });
 });

@@ -4,13 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import { createCoder, run, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
+import { waitFor } from '../support/wait.js';
 
 interface Setup {
   fake: FakeModel;
@@ -18,16 +20,12 @@ interface Setup {
   cwd: string;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 /** A fake model with `script`, and options that point the pinned pi (on Node 22) at it from a fresh working directory. */
 async function setup(script: Script, env: FakeEnvOptions = {}): Promise<Setup> {
   const fake = await startFakeModel({ api: 'openai-chat', script });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-pi-e2e-'));
-  cleanups.push(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
+  cleanupAfterTest(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
   return { fake, opts: withPinnedRuntime('pi', { ...(await fake.env('pi', env)), workingDirectory: cwd }), cwd };
 }
 
@@ -41,14 +39,6 @@ const body = (request: RecordedRequest | undefined) => request?.body as ChatBody
 const toolNames = (request: RecordedRequest | undefined) => (body(request).tools ?? []).map((tool) => tool.function.name).sort();
 const contentText = (content: unknown) => (typeof content === 'string' ? content : JSON.stringify(content));
 const conversation = (request: RecordedRequest | undefined) => body(request).messages.map((message) => `${message.role}: ${contentText(message.content)}`).join('\n');
-
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('pi end to end (real binary, fake model)', () => {
   it('streams text deltas, returns the answer, usage and session id; onRawLine sees every line', async () => {
@@ -184,7 +174,7 @@ describe('pi end to end (real binary, fake model)', () => {
   // before signalling, so the command is stopped too.
   it('abort during a running bash command: the command is stopped too', async () => {
     const marker = `coderline-pi-sleep-${process.pid}`;
-    cleanups.push(async () => {
+    cleanupAfterTest(async () => {
       for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
     });
     const { opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
@@ -203,7 +193,7 @@ describe('pi end to end (real binary, fake model)', () => {
 
   it('stall during a running bash command: pi gets SIGTERM and stops the command itself', async () => {
     const marker = `coderline-pi-stall-${process.pid}`;
-    cleanups.push(async () => {
+    cleanupAfterTest(async () => {
       for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
     });
     const { opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
@@ -216,7 +206,7 @@ describe('pi end to end (real binary, fake model)', () => {
   it('sessions: a second turn resumes, resumeLatest continues, fork copies the history into a new id', async () => {
     const { fake, opts } = await setup((_request, index) => ({ text: `Answer number ${index + 1}.` }));
     const coder = createCoder(piAdapter, opts);
-    cleanups.push(() => coder.close());
+    cleanupAfterTest(() => coder.close());
     const session = coder.start();
     const first = await session.run('Remember the word PINEAPPLE.');
     expect(first).toMatchObject({ status: 'success', text: 'Answer number 1.' });

@@ -3,23 +3,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { run, tool, type CoderStreamEvent } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { abortWhileHandlerRuns, bridgeUrlOfCliIn, ticketTool } from './support.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
 
 async function fake(script: Script) {
   const model = await startFakeModel({ api: 'anthropic', script });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-tools-claude-'));
-  cleanups.push(() => model.close(), () => rm(cwd, { recursive: true, force: true }));
+  cleanupAfterTest(() => model.close(), () => rm(cwd, { recursive: true, force: true }));
   return { model, opts: { ...(await model.env('claude')), workingDirectory: cwd } };
 }
 

@@ -3,22 +3,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { abortWhileHandlerRuns, bridgeUrlOfCliIn, codexBridgeNamespace, codexToolSearch, ticketTool } from './support.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
 
 async function setup(script: Script): Promise<{ fake: FakeModel; opts: SharedStartOpts }> {
   const fake = await startFakeModel({ api: 'openai-responses', script });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-tools-codex-ws-'));
-  cleanups.push(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
+  cleanupAfterTest(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
   return { fake, opts: { ...(await fake.env('codex')), workingDirectory: cwd } };
 }
 

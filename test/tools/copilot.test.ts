@@ -3,23 +3,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
 import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { abortWhileHandlerRuns, bridgeUrlOfCliIn, ticketTool } from './support.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 async function setup(script: Script): Promise<{ fake: FakeModel; opts: SharedStartOpts; cwd: string }> {
   const fake = await startFakeModel({ api: 'openai-chat', script });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-tools-copilot-'));
-  cleanups.push(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
+  cleanupAfterTest(() => fake.close(), () => rm(cwd, { recursive: true, force: true }));
   return { fake, opts: { ...(await fake.env('copilot')), workingDirectory: cwd }, cwd };
 }
 

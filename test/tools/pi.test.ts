@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import { piBridgedToolNames } from '../../src/adapters/pi/translate.js';
@@ -14,17 +14,14 @@ import { startFakeChat, type FakeChatServer } from '../../src/testing/openai-cha
 import { createPiEnv } from '../../src/testing/pi-env.js';
 import type { Script } from '../../src/testing/script.js';
 import { abortWhileHandlerRuns, ticketTool } from './support.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 async function setup(script: Script): Promise<{ server: FakeChatServer; opts: SharedStartOpts }> {
   const server = await startFakeChat(script);
   const env = await createPiEnv({ serverUrl: server.url });
   const cwd = await mkdtemp(join(tmpdir(), 'coderline-tools-pi-'));
-  cleanups.push(() => server.close(), () => env.cleanup(), () => rm(cwd, { recursive: true, force: true }));
+  cleanupAfterTest(() => server.close(), () => env.cleanup(), () => rm(cwd, { recursive: true, force: true }));
   return { server, opts: { ...env.opts, workingDirectory: cwd } };
 }
 
