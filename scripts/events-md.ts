@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { AdapterSpec } from '../src/core/adapter.js';
+import { translateLine } from '../src/core/translate-line.js';
 import type { CoderEventType } from '../src/events.js';
 import { builtInAdapters } from '../src/registry.js';
 
@@ -41,11 +42,10 @@ export function sourcesOf(adapter: AdapterSpec<string>): Map<string, Set<string>
     for (const file of readdirSync(new URL(`${version}/`, root)).filter((f) => f.endsWith('.jsonl'))) {
       const translator = adapter.createTranslator({ opts: { streamPartialMessages: true }, session: { kind: 'new' } });
       for (const line of readFileSync(new URL(`${version}/${file}`, root), 'utf8').split('\n')) {
-        if (line.trim() === '') continue;
-        const record: unknown = JSON.parse(line);
-        for (const event of translator.translate(record)) {
+        // The same line → events step a live run takes; each event carries its record as `raw`.
+        for (const event of translateLine(translator, adapter.name, line)) {
           const set = sources.get(event.type) ?? new Set<string>();
-          set.add(recordLabel(record));
+          set.add(recordLabel(event.raw));
           sources.set(event.type, set);
         }
       }
