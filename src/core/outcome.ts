@@ -22,7 +22,8 @@ export interface Outcome {
   output: unknown;
 }
 
-function failedExit(end: ProcessEnd): boolean {
+/** Non-zero, or a signal the SDK did not send; lingering after the final record does not count. */
+export function failedExit(end: Pick<ProcessEnd, 'exitCode' | 'signal'> & Partial<Pick<ProcessEnd, 'stoppedBy'>>): boolean {
   if (end.stoppedBy === 'linger') return false;
   return (end.exitCode !== undefined && end.exitCode !== 0) || end.signal !== undefined;
 }

@@ -3,7 +3,7 @@
 // run does it, so the same code judges a live probe and a doctored recording.
 import { replayLines } from '../cli/replay.js';
 import type { ResolvedOpts } from '../options.js';
-import { decideOutcome, type Outcome, type ProcessEnd } from '../core/outcome.js';
+import { decideOutcome, failedExit, type Outcome, type ProcessEnd } from '../core/outcome.js';
 import { RunTracker } from '../core/run-tracker.js';
 import type { ErrorCode } from '../errors.js';
 import type { CoderStreamEvent, ProviderName, ToolResultEvent, ToolUseEvent } from '../events.js';
@@ -72,10 +72,10 @@ function checkOutcome(expected: CanaryExpectation, status: RunStatus, errorCode:
 
   // Stopped after its final record (lingering) is a success the exit code does not show.
   if (exit.stoppedBy === 'linger') return;
-  const failedExit = (exit.exitCode !== undefined && exit.exitCode !== 0) || exit.signal !== undefined;
+  const failed = failedExit(exit);
   const exitText = exit.signal !== undefined ? `signal ${exit.signal}` : `exit code ${exit.exitCode ?? 'unknown'}`;
   const wantFailedExit = expected.outcome.status === 'error' && expected.outcome.exit === 'non-zero';
-  if (failedExit !== wantFailedExit) misclassified.push(`${exitText}; expected ${wantFailedExit ? 'a non-zero exit code' : 'exit code 0'}`);
+  if (failed !== wantFailedExit) misclassified.push(`${exitText}; expected ${wantFailedExit ? 'a non-zero exit code' : 'exit code 0'}`);
 }
 
 /** Judges one canary run: what was not recognised, what is missing, what classifies unexpectedly. */
