@@ -41,4 +41,21 @@ describe('LineSplitter', () => {
   it('keeps a line of exactly the cap', () => {
     expect(split([Buffer.alloc(1024, 0x61), Buffer.from('\n')], 1024).lines[0]).toHaveLength(1024);
   });
+
+  it('splits many lines of one chunk, blank ones included, with \\r\\n and multi-byte text', () => {
+    expect(split([Buffer.from('{"a":"é"}\r\n\n{"b":"🌍"}\n\r\nlast')]).lines).toEqual(['{"a":"é"}', '', '{"b":"🌍"}', '', 'last']);
+  });
+
+  it('keeps every line when lines that each fit arrive together beyond the cap', () => {
+    const line = 'x'.repeat(600);
+    const result = split([Buffer.from(`${line}\r\n${line}\n${'y'.repeat(1500)}\n${line}\n`)], 1024);
+    expect(result.lines).toEqual([line, line, line]);
+    expect(result.oversized).toEqual([1500]);
+  });
+
+  it('counts the cap in bytes, not characters', () => {
+    const result = split([Buffer.from(`${'é'.repeat(600)}\nok\n`)], 1024);
+    expect(result.lines).toEqual(['ok']);
+    expect(result.oversized).toEqual([1200]);
+  });
 });
