@@ -3,11 +3,13 @@
 // consumer pauses the pipe that fed it), lines translated as they come, stall and linger watched, and
 // the group stopped however the run ends.
 import type { Readable } from 'node:stream';
+import { CliNotFoundError, CoderError } from '../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
 import type { ExecuteRequest } from './execute.js';
 import { LineSplitter } from './lines.js';
 import type { ProcessEnd } from './outcome.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
+import { spawnCli } from './spawn.js';
 import { translateLine } from './translate-line.js';
 
 export const DEFAULTS = {
@@ -37,6 +39,12 @@ class StderrTail {
   }
 }
 
+/** The version probe started this executable a moment ago; it may still be gone or broken now. */
+function spawnFailure(adapter: ExecuteRequest['adapter'], executable: string, error: NodeJS.ErrnoException): CoderError {
+  if (error.code === 'ENOENT' || error.code === 'EACCES') return new CliNotFoundError(adapter.name, executable, adapter.installHint);
+  return new CoderError('exit', `${adapter.name}: could not start "${executable}": ${error.message}`, { provider: adapter.name });
+}
+
 interface Spawn {
   executable: string;
   args: string[];
@@ -62,21 +70,7 @@ export async function readChild(
   const translator = adapter.createTranslator({ opts, session: request.session });
   const stderrTail = new StderrTail(DEFAULTS.stderrTailLines);
 
-  // Loaded on first use: importing execa costs more than the rest of the SDK.
-  const { execa } = await import('execa');
-  const child = execa(executable, args, {
-    cwd,
-    env,
-    extendEnv: false,
-    input: stdin,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    detached: true,
-    reject: false,
-    cleanup: false,
-    stripFinalNewline: false,
-  });
+  const { child, closed } = spawnCli(executable, args, stdin, { cwd, env });
   const pid = child.pid;
   if (pid !== undefined) trackGroup(pid);
 
@@ -171,7 +165,8 @@ export async function readChild(
   else abortSignal.addEventListener('abort', onAbort, { once: true });
 
   try {
-    const ended = await child;
+    const ended = await closed;
+    if (ended.spawnError) throw spawnFailure(adapter, executable, ended.spawnError);
     await stopping;
     return {
       pid,

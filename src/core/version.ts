@@ -1,6 +1,7 @@
 // `<bin> --version`, once per executable, checked against the adapter's range.
 import { CliNotFoundError, CliVersionError, CoderError } from '../errors.js';
 import type { AdapterSpec } from './adapter.js';
+import { runToEnd } from './spawn.js';
 
 const probes = new Map<string, Promise<string | undefined>>();
 
@@ -20,14 +21,14 @@ export function versionRangeText(adapter: AdapterSpec): string {
 }
 
 async function probe(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string) {
-  const { execa } = await import('execa');
-  const result = await execa(executable, ['--version'], { env, extendEnv: false, cwd, reject: false, timeout: 30_000, stdin: 'ignore' });
-  const code = (result as { code?: string }).code;
+  const result = await runToEnd(executable, ['--version'], { env, cwd, timeoutMs: 30_000 });
+  const code = result.spawnError?.code;
   if (code === 'ENOENT' || code === 'EACCES') throw new CliNotFoundError(adapter.name, executable, adapter.installHint);
-  if (result.failed && result.exitCode === undefined) {
-    throw new CoderError('exit', `${adapter.name}: "${executable} --version" failed: ${result.shortMessage}`, { provider: adapter.name });
+  if (result.spawnError || result.exitCode === undefined) {
+    const why = result.spawnError?.message ?? `stopped by ${result.signal ?? 'a signal'}`;
+    throw new CoderError('exit', `${adapter.name}: "${executable} --version" failed: ${why}`, { provider: adapter.name });
   }
-  return adapter.parseVersion(`${String(result.stdout)}\n${String(result.stderr)}`);
+  return adapter.parseVersion(result.output);
 }
 
 /**

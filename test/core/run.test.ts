@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -147,6 +147,29 @@ describe('run() when things go wrong', () => {
 
   it('a missing binary rejects with CliNotFoundError', async () => {
     await expect(run(fake, 'x', { executablePath: '/nonexistent/agent-cli' })).rejects.toBeInstanceOf(CliNotFoundError);
+  });
+
+  it('a CLI that exits without reading a large prompt fails the run by its exit code, and the host lives on', async () => {
+    const result = await run(fake, 'x'.repeat(4 * 2 ** 20), script([{ err: 'bad flag' }, { exit: 3 }]));
+    expect(result.status).toBe('error');
+    expect(result.exitCode).toBe(3);
+    expect(result.error?.message).toContain('bad flag');
+  });
+
+  it('a binary removed after its version was checked rejects with CliNotFoundError, not a failed run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'coderline-test-'));
+    const cli = join(dir, 'going-away-cli');
+    symlinkSync(fake.binary, cli);
+    expect((await run(fake, 'x', { ...script([done()]), executablePath: cli })).status).toBe('success');
+    unlinkSync(cli);
+    await expect(run(fake, 'x', { ...script([done()]), executablePath: cli })).rejects.toBeInstanceOf(CliNotFoundError);
+  });
+
+  it('a --version killed by a signal is reported as a failed probe', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'coderline-test-'));
+    const cli = join(dir, 'dead-cli');
+    writeFileSync(cli, '#!/bin/sh\nkill -KILL $$\n', { mode: 0o755 });
+    await expect(run(fake, 'x', { ...script([done()]), executablePath: cli })).rejects.toThrow(/--version" failed: stopped by SIGKILL/);
   });
 
   it('checks the version: older fails, newer warns', async () => {
