@@ -70,7 +70,7 @@ function race(kind: StreamKind, env: Record<string, string>, contenders: Contend
         BENCH_KIND: kind,
         ...env,
         ...contender.env,
-      });
+      }, ['--expose-gc']);
       runs.get(contender.label)!.push(report!);
     }
   }
