@@ -67,6 +67,8 @@ export async function buildBaseline(rev: string): Promise<void> {
     format: ['esm'],
     outDir: `${outDir}baseline`,
     target: 'node20',
+    // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle).
+    external: ['execa'],
     splitting: true,
     clean: true,
     silent: true,

@@ -44,7 +44,8 @@ const body = recorded.slice(recording.head, recorded.length - recording.tail);
 
 /**
  * A body line as literal parts and slots: `parts[0] slot[0] parts[1] …`. A slot is an id (index into
- * the turn's id list) or the text padding (-1).
+ * the turn's id list) or the text padding (-1). Parts are encoded once: a line is written as the
+ * bytes of its pieces, so the fake spends its time in the pipe, not in encoding 1 GB of text.
  */
 function compile(line, ids) {
   const marked = JSON.stringify(JSON.parse(line), function mark(key, value) {
@@ -57,7 +58,7 @@ function compile(line, ids) {
     return value;
   });
   const pieces = marked.split('\u2063');
-  return { parts: pieces.filter((_, i) => i % 2 === 0), slots: pieces.filter((_, i) => i % 2 === 1).map(Number) };
+  return { parts: pieces.filter((_, i) => i % 2 === 0).map((part) => Buffer.from(part)), slots: pieces.filter((_, i) => i % 2 === 1).map(Number) };
 }
 
 /** The same id in every line of one repetition, different in each repetition. */
@@ -67,44 +68,57 @@ function freshId(original, repetition) {
   return `${original}_${suffix}`;
 }
 
+/** A line's pieces, in order: literal parts with the ids and the padding between them. */
 function render({ parts, slots }, ids, pad) {
-  let out = parts[0];
-  for (let i = 0; i < slots.length; i += 1) out += (slots[i] === -1 ? pad : ids[slots[i]]) + parts[i + 1];
-  return out;
+  const pieces = [parts[0]];
+  for (let i = 0; i < slots.length; i += 1) pieces.push(slots[i] === -1 ? pad : ids[slots[i]], parts[i + 1]);
+  return pieces;
 }
+
+const byteLength = (pieces) => pieces.reduce((sum, piece) => sum + piece.length, 0);
+const encodeIds = (ids) => ids.map((id) => Buffer.from(id));
 
 const originalIds = [];
 const templates = body.map((line) => compile(line, originalIds));
 const totalLines = Number(process.env.BENCH_LINES ?? recorded.length);
 const bodyLines = Math.max(0, totalLines - head.length - tail.length);
+const NO_PAD = Buffer.alloc(0);
 
 function paddingFor(targetBytes) {
-  if (!targetBytes) return '';
-  let plain = [...head, ...tail].reduce((sum, line) => sum + line.length + 1, 0);
+  if (!targetBytes) return NO_PAD;
+  let plain = [...head, ...tail].reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
   let padded = 0;
   templates.forEach((template, t) => {
     const uses = Math.floor(bodyLines / templates.length) + (t < bodyLines % templates.length ? 1 : 0);
-    plain += uses * (render(template, originalIds, '').length + 8);
+    plain += uses * (byteLength(render(template, encodeIds(originalIds), NO_PAD)) + 8);
     padded += uses * template.slots.filter((slot) => slot === -1).length;
   });
-  if (padded === 0 || plain >= targetBytes) return '';
+  if (padded === 0 || plain >= targetBytes) return NO_PAD;
   const length = Math.floor((targetBytes - plain) / padded);
-  return ' lorem ipsum dolor'.repeat(Math.ceil(length / 18)).slice(0, length);
+  return Buffer.from(' lorem ipsum dolor'.repeat(Math.ceil(length / 18)).slice(0, length));
 }
+
+const NEWLINE = Buffer.from('\n');
 
 /** Writes through a batch so a slow reader blocks us (backpressure) instead of queueing in memory. */
 function writer(stream) {
-  let batch = '';
+  let batch = [];
+  let bytes = 0;
   const flush = async () => {
-    if (batch === '') return;
-    const ok = stream.write(batch);
-    batch = '';
+    if (bytes === 0) return;
+    const ok = stream.write(Buffer.concat(batch, bytes));
+    batch = [];
+    bytes = 0;
     if (!ok) await new Promise((resolve) => stream.once('drain', resolve));
   };
   return {
+    /** One line, as a string or as its pieces. */
     async line(text) {
-      batch += `${text}\n`;
-      if (batch.length >= BATCH_BYTES) await flush();
+      const pieces = typeof text === 'string' ? [Buffer.from(text)] : text;
+      for (const piece of pieces) batch.push(piece);
+      batch.push(NEWLINE);
+      bytes += byteLength(pieces) + 1;
+      if (bytes >= BATCH_BYTES) await flush();
     },
     flush,
   };
@@ -114,10 +128,10 @@ async function replay() {
   const out = writer(process.stdout);
   for (const line of head) await out.line(line);
   const pad = paddingFor(Number(process.env.BENCH_BYTES ?? 0));
-  let ids = originalIds;
+  let ids = encodeIds(originalIds);
   for (let i = 0; i < bodyLines; i += 1) {
     const repetition = Math.floor(i / templates.length);
-    if (i % templates.length === 0 && repetition > 0) ids = originalIds.map((id) => freshId(id, repetition));
+    if (i % templates.length === 0 && repetition > 0) ids = encodeIds(originalIds.map((id) => freshId(id, repetition)));
     await out.line(render(templates[i % templates.length], ids, pad));
   }
   for (const line of tail) await out.line(line);
@@ -126,8 +140,8 @@ async function replay() {
 
 async function floodStderr(bytes) {
   const err = writer(process.stderr);
-  const line = `[debug] ${'stderr noise '.repeat(8)}`;
-  for (let sent = 0; sent < bytes; sent += line.length + 1) await err.line(line);
+  const line = [Buffer.from(`[debug] ${'stderr noise '.repeat(8)}`)];
+  for (let sent = 0; sent < bytes; sent += line[0].length + 1) await err.line(line);
   await err.flush();
 }
 
