@@ -43,12 +43,17 @@ export class LineSplitter {
       this.keep(chunk.subarray(start));
       return;
     }
-    const complete = chunk.subarray(start, last);
-    const lines = this.pendingBytes === 0 ? complete : Buffer.concat([...this.pending, complete], this.pendingBytes + complete.length);
-    this.pending = [];
-    this.pendingBytes = 0;
-    if (lines.length <= this.maxBytes) this.emitDecoded(lines.toString('utf8'));
-    else this.emitMeasured(lines);
+    if (this.pendingBytes > 0) {
+      // Only the line that was cut is joined: the rest of the chunk is read where it lies.
+      const end = chunk.indexOf(NEWLINE, start);
+      this.finishPending(chunk.subarray(start, end));
+      start = end + 1;
+    }
+    if (start <= last) {
+      const lines = chunk.subarray(start, last);
+      if (lines.length <= this.maxBytes) this.emitDecoded(lines.toString('utf8'));
+      else this.emitMeasured(lines);
+    }
     if (last + 1 < chunk.length) this.keep(chunk.subarray(last + 1));
   }
 
@@ -58,11 +63,18 @@ export class LineSplitter {
       this.handlers.oversized(this.discarded);
       this.discarded = -1;
     } else if (this.pendingBytes > 0) {
-      const rest = Buffer.concat(this.pending, this.pendingBytes);
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.emitDecoded(rest.toString('utf8'));
+      this.finishPending(Buffer.alloc(0));
     }
+  }
+
+  /** The line begun in earlier chunks ends with `tail`. */
+  private finishPending(tail: Buffer): void {
+    const total = this.pendingBytes + tail.length;
+    const bytes = total > this.maxBytes ? undefined : Buffer.concat([...this.pending, tail], total);
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (!bytes) this.handlers.oversized(total);
+    else this.handlers.line(bytes.toString('utf8', 0, bytes[total - 1] === CARRIAGE_RETURN ? total - 1 : total));
   }
 
   private keep(piece: Buffer): void {

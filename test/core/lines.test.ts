@@ -15,6 +15,10 @@ describe('LineSplitter', () => {
     expect(split([Buffer.from('a\r\nb\nc')]).lines).toEqual(['a', 'b', 'c']);
   });
 
+  it('strips a \\r whose \\n comes in the next chunk', () => {
+    expect(split([Buffer.from('{"a":1}\r'), Buffer.from('\n{"b":2}\r\nc'), Buffer.from('d\r\n')]).lines).toEqual(['{"a":1}', '{"b":2}', 'cd']);
+  });
+
   it('joins a line written across many chunks', () => {
     expect(split([Buffer.from('{"a"'), Buffer.from(':1'), Buffer.from('}\n{"b":2}\n')]).lines).toEqual(['{"a":1}', '{"b":2}']);
   });
