@@ -27,15 +27,19 @@ export interface EventSink {
   whenDrained?(): Promise<void>;
 }
 
+/** The last lines of stderr, for error messages: a ring, because a flood is millions of lines. */
 class StderrTail {
-  private lines: string[] = [];
+  private readonly lines: string[] = [];
+  private next = 0;
   constructor(private readonly max: number) {}
   add(line: string): void {
-    this.lines.push(line.length > 2_000 ? `${line.slice(0, 2_000)}…` : line);
-    if (this.lines.length > this.max) this.lines.shift();
+    this.lines[this.next] = line;
+    this.next = (this.next + 1) % this.max;
   }
   toString(): string {
-    return this.lines.join('\n');
+    return [...this.lines.slice(this.next), ...this.lines.slice(0, this.next)]
+      .map((line) => (line.length > 2_000 ? `${line.slice(0, 2_000)}…` : line))
+      .join('\n');
   }
 }
 

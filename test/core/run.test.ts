@@ -156,6 +156,13 @@ describe('run() when things go wrong', () => {
     expect(result.error?.message).toContain('bad flag');
   });
 
+  it('a failed exit carries the last 40 stderr lines, in order, long ones cut', async () => {
+    const lines = Array.from({ length: 100 }, (_, i) => (i === 99 ? 'y'.repeat(3000) : `line ${i}`));
+    const result = await run(fake, 'x', script([...lines.map((err) => ({ err })), { exit: 2 }]));
+    const tail = (result.error as CliExitError).stderrTail.split('\n');
+    expect(tail).toEqual([...lines.slice(60, 99), `${'y'.repeat(2000)}…`]);
+  });
+
   it('a binary removed after its version was checked rejects with CliNotFoundError, not a failed run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'coderline-test-'));
     const cli = join(dir, 'going-away-cli');
