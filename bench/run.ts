@@ -125,6 +125,8 @@ function memory(): void {
     { label: '@anthropic-ai/claude-agent-sdk', consumer: 'claude-sdk' },
     { label: 'floor + 256 MiB stderr', consumer: 'floor', env: flood },
     { label: 'coderline `stream()` + 256 MiB stderr', consumer: 'coderline', env: flood },
+    ...baseline({ label: 'coderline `stream()` + 256 MiB stderr', consumer: 'coderline', env: flood }),
+    { label: 'coderline `run()` + onEvent + 256 MiB stderr', consumer: 'coderline-run', env: flood },
   ], MEMORY_ROUNDS);
   raw.memory = results;
   say();
