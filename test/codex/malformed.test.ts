@@ -23,7 +23,7 @@ describe('codex translator on malformed input', () => {
     const record = malformedRecords.at(-1);
     const events = translator.translate(record);
     expect(events.map((event) => event.type)).toEqual(['tool_use', 'tool_result']);
-    expect(events[1]).toMatchObject({ name: 'mcp__s__t', isError: true, output: { message: 'denied' } });
+    expect(events[1]).toMatchObject({ name: 'mcp__s__t', isError: true, output: 'denied' });
   });
 
   it('"Reconnecting... waiting for network" is a retry, not an error', () => {

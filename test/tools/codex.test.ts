@@ -46,7 +46,7 @@ describe('custom tools with codex (real binary)', () => {
     const [use] = ofType(result.events, 'tool_use');
     expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' } });
     expect(ofType(result.events, 'tool_result')).toEqual([
-      expect.objectContaining({ id: use?.id, name: 'lookup_ticket', isError: false, output: expect.objectContaining({ content: [{ type: 'text', text: 'ticket 42: open' }] }) }),
+      expect.objectContaining({ id: use?.id, name: 'lookup_ticket', isError: false, output: 'ticket 42: open' }),
     ]);
   });
 
@@ -63,6 +63,8 @@ describe('custom tools with codex (real binary)', () => {
     expect(calls).toEqual([]);
     const results = ofType(result.events, 'tool_result');
     expect(results.map((event) => [event.name, event.isError])).toEqual(expect.arrayContaining([['flaky', true], ['lookup_ticket', true]]));
+    // The MCP result's text, as the other CLIs give it, not the CLI's result object.
+    expect(results.find((event) => event.name === 'flaky')?.output).toBe('ticket database unreachable');
     expect(outputsSent(fake, 2)).toContain('ticket database unreachable');
     expect(outputsSent(fake, 2)).toContain('Invalid input for lookup_ticket');
   });

@@ -80,6 +80,13 @@ function toolInput(item: Rec): unknown {
   }
 }
 
+/** An MCP result's text, as the other CLIs report it; a result with other content stays as it came. */
+function mcpOutput(result: unknown): unknown {
+  if (!isRecord(result) || !Array.isArray(result.content)) return result;
+  const texts = result.content.map((block: unknown) => (isRecord(block) && block.type === 'text' ? str(block.text) : undefined));
+  return texts.every((text) => text !== undefined) ? texts.join('') : result;
+}
+
 function toolOutcome(item: Rec): { output: unknown; isError: boolean; extra?: Rec } {
   const failed = item.status === 'failed';
   switch (item.type) {
@@ -88,7 +95,8 @@ function toolOutcome(item: Rec): { output: unknown; isError: boolean; extra?: Re
       return { output: item.aggregated_output, isError: failed || (exitCode !== undefined && exitCode !== 0), extra: { exitCode } };
     }
     case 'mcp_tool_call':
-      return { output: item.error ?? item.result, isError: failed || isRecord(item.error) };
+      if (isRecord(item.error)) return { output: str(item.error.message) ?? item.error, isError: true };
+      return { output: mcpOutput(item.result), isError: failed };
     case 'file_change':
       return { output: { changes: item.changes }, isError: failed };
     default:
