@@ -53,6 +53,19 @@ export interface Invocation {
   env?: Record<string, string>;
   /** Written to stdin, which is then closed. */
   stdin: string;
+  /**
+   * Read after the CLI exited, for what it writes to a side file instead of stdout: the session's
+   * cumulative token total (the core turns it into this run's share and emits a `usage` event after
+   * `done`). Undefined when the file says nothing (the CLI was killed before writing it).
+   */
+  afterExit?(): Promise<SessionUsageReport | undefined>;
+}
+
+export interface SessionUsageReport {
+  /** Tokens of the whole session so far, this run included. */
+  sessionTotal: Usage;
+  /** What the file held, as the event's `raw`. */
+  raw: unknown;
 }
 
 /** Per-run translation state. `translate` must be deterministic: same lines in, same events out. */

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../events.js';
 import type { ResolvedOpts } from '../options.js';
 import type { RunResult } from '../result.js';
-import type { AdapterSpec, SessionTarget } from './adapter.js';
+import type { AdapterSpec, Invocation, SessionTarget } from './adapter.js';
 import { buildEnv } from './env.js';
 import { decideOutcome } from './outcome.js';
 import { toJsonSchema } from './output-schema.js';
@@ -84,6 +84,20 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     ...(collected ? { events: collected } : {}),
   });
 
+  /**
+   * Token counts some CLIs write to a file at exit rather than to stdout: they arrive after `done`, as
+   * this run's share of the session's total (such adapters report no tokens on stdout).
+   */
+  const reportUsageFromExit = async (invocation: Invocation) => {
+    const report = await invocation.afterExit?.().catch((error: unknown) => {
+      emit({ type: 'progress', kind: 'warning', subtype: 'after_exit', message: `could not read the usage ${adapter.name} wrote at exit: ${String(error)}`, raw: null });
+      return undefined;
+    });
+    if (!report) return;
+    emit({ type: 'usage', usage: subtractUsage(report.sessionTotal, usageBaseline), raw: report.raw });
+    memory.usageTotal = report.sessionTotal;
+  };
+
   const cancelledBeforeStart = (cliVersion: string | undefined) =>
     result({ status: 'cancelled', error: decideOutcome(adapter, opts, tracker, { exitCode: undefined, signal: undefined, stderrTail: '', stoppedBy: 'abort', stallTimeoutMs: 0 }).error, output: undefined, exitCode: undefined, signal: undefined, pid: undefined, cliVersion });
 
@@ -120,6 +134,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
+    await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;
     if (adapter.usageIsCumulative && lastUsageTotal) memory.usageTotal = lastUsageTotal;
     const outcome = decideOutcome(adapter, opts, tracker, end);

@@ -22,15 +22,19 @@ function ctx(opts: ResolvedOpts, session: SessionTarget = { kind: 'new' }, promp
   };
 }
 
+/** Every run's flags: JSONL, no ask_user, and the file the CLI writes its token counts to at exit. */
+const base = ['--output-format', 'json', '--no-ask-user', '--usage-output-file', '/tmp/private/copilot-usage.json'];
+
 const build = (opts: ResolvedOpts, session?: SessionTarget, prompt?: string) => copilotAdapter.buildInvocation(ctx(opts, session, prompt));
 
 describe('copilot argv', () => {
   it('asks for JSONL without ask_user, and sends the prompt on stdin, never in argv', async () => {
     const invocation = await build({}, undefined, 'a secret prompt -p --yolo');
-    expect(invocation.args).toEqual(['--output-format', 'json', '--no-ask-user']);
+    expect(invocation.args).toEqual(base);
     expect(invocation.stdin).toBe('a secret prompt -p --yolo');
     expect(invocation.args.join(' ')).not.toContain('secret');
     expect(invocation.env).toEqual({ COPILOT_AUTO_UPDATE: 'false' });
+    expect(written['copilot-usage.json']).toBe('');
   });
 
   it('maps the universal options', async () => {
@@ -43,7 +47,7 @@ describe('copilot argv', () => {
       permissionPolicy: { allow: ['write', 'shell(git:*)'], deny: ['shell(rm)'] },
     });
     expect(args).toEqual([
-      '--output-format', 'json', '--no-ask-user',
+      ...base,
       '--model', 'gpt-x',
       '--reasoning-effort', 'xhigh',
       '-C', '/work/dir',
@@ -56,7 +60,7 @@ describe('copilot argv', () => {
   it('maps permission modes: plan → --mode plan, bypass → --allow-all', async () => {
     expect((await build({ permissionPolicy: { mode: 'plan' } })).args).toContain('plan');
     expect((await build({ permissionPolicy: { mode: 'bypass' } })).args).toContain('--allow-all');
-    expect((await build({ permissionPolicy: { mode: 'default' } })).args).toEqual(['--output-format', 'json', '--no-ask-user']);
+    expect((await build({ permissionPolicy: { mode: 'default' } })).args).toEqual(base);
   });
 
   it('maps the Copilot extras', async () => {
@@ -68,7 +72,7 @@ describe('copilot argv', () => {
       copilotAvailableTools: ['bash', 'view'],
       copilotExcludedTools: ['fetch'],
     });
-    expect(args.slice(3)).toEqual([
+    expect(args.slice(base.length)).toEqual([
       '--mode', 'autopilot',
       '--agent', 'reviewer',
       '--allow-url=github.com',
@@ -81,16 +85,16 @@ describe('copilot argv', () => {
   it('writes an MCP config to a private temp file, and passes an @file through', async () => {
     const config = { mcpServers: { tools: { command: 'node', args: ['server.js'], env: { TOKEN: 'secret' } } } };
     const { args } = await build({ copilotAdditionalMcpConfig: config });
-    expect(args.slice(3)).toEqual(['--additional-mcp-config', '@/tmp/private/copilot-mcp-config.json']);
+    expect(args.slice(base.length)).toEqual(['--additional-mcp-config', '@/tmp/private/copilot-mcp-config.json']);
     expect(JSON.parse(written['copilot-mcp-config.json']!)).toEqual(config);
     expect(args.join(' ')).not.toContain('secret');
-    expect((await build({ copilotAdditionalMcpConfig: '@/etc/mcp.json' })).args.slice(3)).toEqual(['--additional-mcp-config', '@/etc/mcp.json']);
+    expect((await build({ copilotAdditionalMcpConfig: '@/etc/mcp.json' })).args.slice(base.length)).toEqual(['--additional-mcp-config', '@/etc/mcp.json']);
   });
 
   it('maps sessions: new with an id, resume, continue', async () => {
     expect((await build({ sessionId: '0cb916db-26aa-40f2-86b5-1ba81b225fd2' })).args.at(-1)).toBe('--session-id=0cb916db-26aa-40f2-86b5-1ba81b225fd2');
     expect((await build({}, { kind: 'resume', sessionId: 'abc' })).args.at(-1)).toBe('--resume=abc');
-    expect((await build({ sessionId: 'abc' }, { kind: 'resume', sessionId: 'abc' })).args.slice(3)).toEqual(['--resume=abc']);
+    expect((await build({ sessionId: 'abc' }, { kind: 'resume', sessionId: 'abc' })).args.slice(base.length)).toEqual(['--resume=abc']);
     expect((await build({}, { kind: 'continue' })).args.at(-1)).toBe('--continue');
     expect(copilotAdapter.canFork).toBe(false);
   });
@@ -103,7 +107,7 @@ describe('copilot argv', () => {
     const { stdin, args } = await build({ outputSchema: { type: 'object' } }, undefined, 'Count.');
     expect(stdin.startsWith('Count.\n')).toBe(true);
     expect(stdin).toContain('"required":["n"]');
-    expect(args).toEqual(['--output-format', 'json', '--no-ask-user']);
+    expect(args).toEqual(base);
   });
 
   it('declares structured output best effort, and strictSchema / maxTurns / system prompts unsupported', () => {

@@ -53,7 +53,7 @@ describe('copilot end to end (real binary, fake model)', () => {
   }, 120_000);
 
   it('streams text deltas, returns the answer and session id; the prompt went on stdin; onRawLine saw every line', async () => {
-    const { fake, opts } = await setup([{ text: 'Hello from the fake model.' }]);
+    const { fake, opts } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 123, cachedInputTokens: 7, outputTokens: 45, reasoningTokens: 3 } }]);
     const lines: string[] = [];
     const result = await run(copilotAdapter, 'Say hello, -p --yolo', {
       ...opts,
@@ -63,7 +63,11 @@ describe('copilot end to end (real binary, fake model)', () => {
     });
     expect(result).toMatchObject({ status: 'success', text: 'Hello from the fake model.', exitCode: 0, cliVersion: '1.0.102' });
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(result.usage).toEqual({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 });
+    // Token counts come from the file the CLI writes at exit (stdout has none): after `done`.
+    expect(result.usage).toEqual({ inputTokens: 123, cachedInputTokens: 7, outputTokens: 45, reasoningTokens: 3 });
+    const usageFromFile = result.events!.at(-1)!;
+    expect(usageFromFile).toMatchObject({ type: 'usage', raw: { modelMetrics: { 'fake-model': expect.anything() } } });
+    expect(result.events!.findIndex((event) => event.type === 'done')).toBeLessThan(result.events!.length - 1);
 
     const deltas = ofType(result.events, 'message').filter((event) => event.delta);
     expect(deltas.length).toBeGreaterThan(1);
@@ -77,7 +81,7 @@ describe('copilot end to end (real binary, fake model)', () => {
     const records = lines.filter((line) => line.trim()).map((line) => JSON.parse(line) as { type: string; sessionId?: string });
     expect(records.at(-1)).toMatchObject({ type: 'result', sessionId: result.sessionId });
     const lineSet = new Set(records.map((record) => JSON.stringify(record)));
-    const raws = (result.events ?? []).filter((event) => event.type !== 'stderr').map((event) => JSON.stringify(event.raw));
+    const raws = (result.events ?? []).filter((event) => event.type !== 'stderr' && event !== usageFromFile).map((event) => JSON.stringify(event.raw));
     expect(raws.every((raw) => lineSet.has(raw))).toBe(true);
     // Every record shows up in the events (deltas included, since they were asked for).
     expect(new Set(raws).size).toBe(lineSet.size);
@@ -180,8 +184,8 @@ describe('copilot end to end (real binary, fake model)', () => {
 
   it('resumes a session by id and the latest one; a caller-chosen id names a new session; fork is refused', async () => {
     const { fake, opts } = await setup([
-      { text: 'Noted: banana.' },
-      { text: 'The word was banana.' },
+      { text: 'Noted: banana.', usage: { inputTokens: 100, outputTokens: 10 } },
+      { text: 'The word was banana.', usage: { inputTokens: 200, outputTokens: 20 } },
       { text: 'Still banana.' },
       { text: 'Fresh session.' },
     ]);
@@ -194,6 +198,8 @@ describe('copilot end to end (real binary, fake model)', () => {
 
     const resumed = await coder.resume(id).run('Which word?');
     expect(resumed).toMatchObject({ status: 'success', text: 'The word was banana.', sessionId: id });
+    // The CLI's counts are the session's (300 input tokens by now); each result has its own run's.
+    expect([first.usage, resumed.usage]).toMatchObject([{ inputTokens: 100, outputTokens: 10 }, { inputTokens: 200, outputTokens: 20 }]);
     expect(conversation(fake.requests[1])).toContain('Remember the word banana.');
     expect(conversation(fake.requests[1])).toContain('Noted: banana.');
 

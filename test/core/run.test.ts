@@ -11,6 +11,7 @@ import {
   run,
   StallError,
   type CoderStreamEvent,
+  type Usage,
 } from '../../src/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 import { isGroupAlive, isProcessAlive } from '../support/processes.js';
@@ -161,6 +162,21 @@ describe('run() when things go wrong', () => {
     const result = await run(fake, 'x', script([...lines.map((err) => ({ err })), { exit: 2 }]));
     const tail = (result.error as CliExitError).stderrTail.split('\n');
     expect(tail).toEqual([...lines.slice(60, 99), `${'y'.repeat(2000)}…`]);
+  });
+
+  it('usage an adapter reads at exit comes after done as this run\'s share; a file it cannot read is a warning, not a failure', async () => {
+    const withFile = (afterExit: () => Promise<{ sessionTotal: Usage; raw: unknown } | undefined>) => {
+      const base = fakeAdapter();
+      return fakeAdapter({ buildInvocation: async (ctx) => ({ ...(await base.buildInvocation(ctx)), afterExit }) });
+    };
+    const total = { inputTokens: 30, cachedInputTokens: 0, outputTokens: 3, reasoningTokens: 0 };
+    const counted = await run(withFile(async () => ({ sessionTotal: total, raw: { from: 'file' } })), 'x', { ...script([done()]), collectEvents: true });
+    expect(counted.usage).toEqual(total);
+    expect(counted.events?.map((event) => event.type)).toEqual(['done', 'usage']);
+
+    const unreadable = await run(withFile(() => Promise.reject(new Error('EACCES'))), 'x', { ...script([done()]), collectEvents: true });
+    expect(unreadable.status).toBe('success');
+    expect(unreadable.events?.at(-1)).toMatchObject({ type: 'progress', kind: 'warning', message: expect.stringContaining('EACCES') });
   });
 
   it('a binary removed after its version was checked rejects with CliNotFoundError, not a failed run', async () => {

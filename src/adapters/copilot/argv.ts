@@ -5,6 +5,7 @@ import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
+import { readUsageFile } from './usage-file.js';
 
 /** Flags every run gets: JSONL on stdout, and no `ask_user` tool (nobody is there to answer). */
 export const baseArgs = ['--output-format', 'json', '--no-ask-user'] as const;
@@ -73,7 +74,10 @@ async function mcpConfigArg(ctx: InvocationContext): Promise<string[]> {
 
 export async function buildCopilotInvocation(ctx: InvocationContext): Promise<Invocation> {
   const { opts } = ctx;
-  const args: string[] = [...baseArgs];
+  // The only token counts Copilot gives (see usage-file.ts). Created empty so the path is private
+  // (0600 in a 0700 dir); the CLI overwrites it at exit.
+  const usageFile = await ctx.writeTempFile('copilot-usage.json', '');
+  const args: string[] = [...baseArgs, '--usage-output-file', usageFile];
 
   if (opts.model) args.push('--model', opts.model);
   if (opts.reasoningEffort) args.push('--reasoning-effort', opts.reasoningEffort);
@@ -104,5 +108,5 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   const stdin = opts.outputSchema && ctx.outputJsonSchema
     ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema)
     : ctx.prompt;
-  return { args, env, stdin };
+  return { args, env, stdin, afterExit: () => readUsageFile(usageFile) };
 }

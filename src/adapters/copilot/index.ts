@@ -17,7 +17,9 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   capabilities: copilotCapabilities,
   insteadHints: copilotInsteadHints,
   validate: validateCopilotOptions,
-  // The `result` record counts this process only; it has no token counts at all (see translate.ts).
+  // stdout has no token counts (its `result` record counts premium requests of this process); the
+  // session's token total comes from the usage file at exit, which the core turns into this run's
+  // share (buildInvocation's afterExit, usage-file.ts).
   usageIsCumulative: false,
   docs: copilotDocs,
   auth: {

@@ -1,0 +1,39 @@
+// Copilot's token counts are not on stdout (its `result` record has premium requests and timings
+// only). `--usage-output-file <path>` makes it write, at exit, the session's metrics as JSON:
+// `modelMetrics: { <model>: { usage: { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens,
+// reasoningTokens } } }`, cumulative over the session (a resumed run's file counts the earlier runs
+// too). `inputTokens` already includes the cache reads (the model's `prompt_tokens`). Measured on
+// 1.0.102 against the fake chat-completions server (test/copilot/e2e.test.ts).
+import { readFile } from 'node:fs/promises';
+import type { SessionUsageReport } from '../../core/adapter.js';
+import type { Usage } from '../../events.js';
+
+type Data = Record<string, unknown>;
+
+const asObject = (value: unknown): Data | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/** The session's total over every model it used; undefined when the file holds no metrics. */
+export function sessionUsageFrom(file: unknown): Usage | undefined {
+  const models = asObject(asObject(file)?.modelMetrics);
+  if (!models) return undefined;
+  const total: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+  for (const metrics of Object.values(models)) {
+    const usage = asObject(asObject(metrics)?.usage);
+    total.inputTokens += count(usage?.inputTokens);
+    total.cachedInputTokens += count(usage?.cacheReadTokens);
+    total.outputTokens += count(usage?.outputTokens);
+    total.reasoningTokens += count(usage?.reasoningTokens);
+  }
+  return total;
+}
+
+/** Reads the file the CLI wrote at exit; nothing when it wrote none (killed before its exit). */
+export async function readUsageFile(path: string): Promise<SessionUsageReport | undefined> {
+  const text = await readFile(path, 'utf8');
+  if (text.trim() === '') return undefined;
+  const raw: unknown = JSON.parse(text);
+  const sessionTotal = sessionUsageFrom(raw);
+  return sessionTotal ? { sessionTotal, raw } : undefined;
+}
