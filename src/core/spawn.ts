@@ -3,6 +3,7 @@
 // (docs/decisions.md).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 
 export interface ChildExit {
   exitCode: number | undefined;
@@ -42,13 +43,22 @@ export function spawnCli(executable: string, args: string[], stdin: string, opti
   return { child, closed: whenClosed(child) };
 }
 
-/** Runs a short command (`--version`) to its end, stdin closed, and returns what it printed. */
+/** How long a short command's pipes may stay open after it exited (held by something it left behind). */
+const PIPE_GRACE_MS = 1_000;
+
+/**
+ * Runs a short command (`--version`) to its end, stdin closed, and returns what it printed. It leads
+ * a process group of its own: whatever it leaves behind is stopped when it exits, and a timeout stops
+ * the whole group, so neither a hung command nor a leftover holding its pipes can hang the caller.
+ */
 export async function runToEnd(
   executable: string,
   args: string[],
   options: SpawnOptions & { timeoutMs: number },
-): Promise<ChildExit & { output: string }> {
-  const child = spawn(executable, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs, killSignal: 'SIGKILL' });
+): Promise<ChildExit & { output: string; timedOut: boolean }> {
+  const child = spawn(executable, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const pid = child.pid;
+  if (pid !== undefined) trackGroup(pid);
   let output = '';
   const collect = (text: string) => {
     // A version line is short: whatever a broken binary prints beyond this is of no use.
@@ -56,6 +66,26 @@ export async function runToEnd(
   };
   child.stdout.setEncoding('utf8').on('data', collect);
   child.stderr.setEncoding('utf8').on('data', collect);
-  const exit = await whenClosed(child);
-  return { ...exit, output };
+
+  const giveUpOnPipes = () => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  };
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    if (pid !== undefined) void terminateGroup(pid, ABORT_STEPS);
+    giveUpOnPipes();
+  }, options.timeoutMs);
+  child.once('exit', () => {
+    if (pid !== undefined && isGroupAlive(pid)) void terminateGroup(pid, STOP_STEPS);
+    setTimeout(giveUpOnPipes, PIPE_GRACE_MS).unref();
+  });
+  try {
+    const exit = await whenClosed(child);
+    return { ...exit, output, timedOut };
+  } finally {
+    clearTimeout(timer);
+    if (pid !== undefined) untrackGroup(pid);
+  }
 }

@@ -4,6 +4,8 @@ import type { AdapterSpec } from './adapter.js';
 import { runToEnd } from './spawn.js';
 
 const probes = new Map<string, Promise<string | undefined>>();
+/** `--version` answers in well under a second; a CLI that takes this long is broken. */
+const PROBE_TIMEOUT_MS = 30_000;
 
 /** Compares dotted numeric versions (pre-release tags ignored). */
 export function compareVersions(a: string, b: string): number {
@@ -21,11 +23,11 @@ export function versionRangeText(adapter: AdapterSpec): string {
 }
 
 async function probe(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string) {
-  const result = await runToEnd(executable, ['--version'], { env, cwd, timeoutMs: 30_000 });
+  const result = await runToEnd(executable, ['--version'], { env, cwd, timeoutMs: PROBE_TIMEOUT_MS });
   const code = result.spawnError?.code;
   if (code === 'ENOENT' || code === 'EACCES') throw new CliNotFoundError(adapter.name, executable, adapter.installHint);
-  if (result.spawnError || result.exitCode === undefined) {
-    const why = result.spawnError?.message ?? `stopped by ${result.signal ?? 'a signal'}`;
+  if (result.spawnError || result.timedOut || result.exitCode === undefined) {
+    const why = result.spawnError?.message ?? (result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : `stopped by ${result.signal ?? 'a signal'}`);
     throw new CoderError('exit', `${adapter.name}: "${executable} --version" failed: ${why}`, { provider: adapter.name });
   }
   return adapter.parseVersion(result.output);
