@@ -205,7 +205,8 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
     const claimedExit = asNumber(record.exitCode);
     const success = claimedExit === 0 && !failed && !aborted;
     return [
-      // Copilot reports no token counts; premium requests and timings go in `extra`.
+      // No token counts on stdout (they come from the usage file at exit, usage-file.ts); premium
+      // requests and timings go in `extra`.
       { type: 'usage', usage, extra: { ...usageRecord }, raw: record },
       {
         type: 'done',
