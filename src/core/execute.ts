@@ -2,6 +2,7 @@
 // version check, then the child (child-run.ts), then the outcome — and temp files removed however it ends.
 import { resolve } from 'node:path';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../events.js';
+import { InvalidOptionsError } from '../errors.js';
 import type { ResolvedOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, Invocation, SessionTarget } from './adapter.js';
@@ -13,6 +14,7 @@ import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
 import { subtractUsage } from './usage.js';
+import { unpassableToProcess } from './spawn.js';
 import { checkVersion } from './version.js';
 
 
@@ -122,6 +124,8 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       ...(toolBridge ? { toolBridge } : {}),
     });
     const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
+    const unpassable = unpassableToProcess(invocation.args, env);
+    if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
     const executable = opts.executablePath ?? adapter.binary;
     const { version, warning } = await checkVersion(adapter, executable, env, cwd);
     if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });

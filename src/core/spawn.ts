@@ -19,6 +19,18 @@ export interface SpawnOptions {
 
 export type PipedChild = ChildProcessByStdio<Writable, Readable, Readable>;
 
+/**
+ * What cannot reach a process: a NUL byte in an argument or in the environment (the OS would end the
+ * string there). Values are not quoted: environment values are often secrets.
+ */
+export function unpassableToProcess(args: readonly string[], env: Record<string, string>): string[] {
+  const issues = args.flatMap((arg, i) => (arg.includes('\0') ? [`command-line argument ${i + 1} (${arg.split('\0')[0]!.slice(0, 40)}…) contains a NUL byte`] : []));
+  for (const [name, value] of Object.entries(env)) {
+    if (name.includes('\0') || value.includes('\0')) issues.push(`environment variable ${name.replaceAll('\0', '\\0')} contains a NUL byte`);
+  }
+  return issues;
+}
+
 /** Settles once the process has exited and its pipes have closed, or could not be started. */
 function whenClosed(child: PipedChild | ChildProcessByStdio<null, Readable, Readable>): Promise<ChildExit> {
   return new Promise((resolve) => {

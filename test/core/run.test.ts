@@ -239,6 +239,17 @@ describe('options are checked before anything spawns', () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it('rejects a NUL byte bound for argv or the environment, naming where but not the secret value', async () => {
+    const file = marker();
+    const viaArgv = run(fake, 'x', { ...script([done()], { FAKE_CLI_MARKER: file }), model: 'gpt\u0000x' });
+    await expect(viaArgv).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(viaArgv).rejects.toThrow(/argument 2 .*NUL byte/);
+    const viaEnv = run(fake, 'x', { ...script([done()], { FAKE_CLI_MARKER: file, API_KEY: 'sk-secret\u0000' }) });
+    await expect(viaEnv).rejects.toThrow(/environment variable API_KEY contains a NUL byte/);
+    await expect(viaEnv).rejects.not.toThrow(/sk-secret/);
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('rejects a value of the wrong type', async () => {
     await expect(run(fake, 'x', { stallTimeoutMs: -1 })).rejects.toThrow(/stallTimeoutMs/);
   });
