@@ -1,5 +1,6 @@
 // One run of a CLI, from options to RunResult: the tool bridge, the invocation, the environment, the
 // version check, then the child (child-run.ts), then the outcome — and temp files removed however it ends.
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../events.js';
 import { InvalidOptionsError } from '../errors.js';
@@ -104,6 +105,10 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     result({ status: 'cancelled', error: decideOutcome(adapter, opts, tracker, { exitCode: undefined, signal: undefined, stderrTail: '', stoppedBy: 'abort', stallTimeoutMs: 0 }).error, output: undefined, exitCode: undefined, signal: undefined, pid: undefined, cliVersion });
 
   if (opts.signal?.aborted) return cancelledBeforeStart(undefined);
+  // Spawning in a missing directory fails with ENOENT, which would read as a missing CLI.
+  if (!(await stat(cwd).then((info) => info.isDirectory(), () => false))) {
+    throw new InvalidOptionsError([`the working directory ${cwd} does not exist or is not a directory`], adapter.name);
+  }
 
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;

@@ -250,6 +250,13 @@ describe('options are checked before anything spawns', () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it('a working directory that does not exist is an InvalidOptionsError, not a missing CLI', async () => {
+    const inDirs = fakeAdapter({ capabilities: { ...fake.capabilities, workingDirectory: { level: 'native', how: 'cwd' } } });
+    const attempt = run(inDirs, 'x', { ...script([done()]), workingDirectory: '/nonexistent/coderline-dir' });
+    await expect(attempt).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(attempt).rejects.toThrow(/working directory \/nonexistent\/coderline-dir does not exist/);
+  });
+
   it('rejects a value of the wrong type', async () => {
     await expect(run(fake, 'x', { stallTimeoutMs: -1 })).rejects.toThrow(/stallTimeoutMs/);
   });
