@@ -84,13 +84,14 @@ export async function runToEnd(
     child.stderr.destroy();
   };
   let timedOut = false;
+  let stopping: Promise<void> | undefined;
   const timer = setTimeout(() => {
     timedOut = true;
-    if (pid !== undefined) void terminateGroup(pid, ABORT_STEPS);
+    if (pid !== undefined) stopping = terminateGroup(pid, ABORT_STEPS);
     giveUpOnPipes();
   }, options.timeoutMs);
   child.once('exit', () => {
-    if (pid !== undefined && isGroupAlive(pid)) void terminateGroup(pid, STOP_STEPS);
+    if (pid !== undefined && !stopping && isGroupAlive(pid)) stopping = terminateGroup(pid, STOP_STEPS);
     setTimeout(giveUpOnPipes, PIPE_GRACE_MS).unref();
   });
   try {
@@ -98,6 +99,8 @@ export async function runToEnd(
     return { ...exit, output, timedOut };
   } finally {
     clearTimeout(timer);
+    // Tracked until its leftovers are gone, so a host that exits meanwhile still stops them.
+    await stopping;
     if (pid !== undefined) untrackGroup(pid);
   }
 }
