@@ -4,14 +4,10 @@ import { classifyApiError, errorCodeForHttpStatus, errorCodeForMessage } from '.
 import type { TranslatedEvent } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
+import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../core/json.js';
 import { bridgedToolNameOf } from '../../core/tool-names.js';
 import { runUsageFromResult } from './usage.js';
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 /** What the synthetic `assistant` line of a failed API call says the error is (its `error` field). */
 const syntheticErrorCodes: Record<string, ErrorCode> = {
@@ -44,9 +40,7 @@ const systemKinds: Record<string, 'retry' | 'status' | 'warning' | 'other'> = {
 
 /** A tool result's content as the user wants it: plain text when it is only text blocks. */
 function toolOutput(content: unknown): unknown {
-  if (!Array.isArray(content)) return content;
-  const texts = content.map((block) => (isObject(block) && block.type === 'text' ? str(block.text) : undefined));
-  return texts.every((text) => text !== undefined) ? texts.join('') : content;
+  return textOfBlocks(content) ?? content;
 }
 
 export function createClaudeTranslator(ctx: TranslatorContext): Translator {
@@ -59,7 +53,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
   let deltasSinceMessageStart = false;
   let resetPending = false;
 
-  function progress(raw: unknown, kind: 'retry' | 'status' | 'warning' | 'tool_output' | 'unknown' | 'other', subtype?: string, message?: string, extra?: Json): TranslatedEvent {
+  function progress(raw: unknown, kind: 'retry' | 'status' | 'warning' | 'tool_output' | 'unknown' | 'other', subtype?: string, message?: string, extra?: JsonObject): TranslatedEvent {
     const event: TranslatedEvent = { type: 'progress', kind, raw };
     if (subtype !== undefined) event.subtype = subtype;
     if (message !== undefined) event.message = message;
@@ -67,8 +61,8 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
     return event;
   }
 
-  function system(record: Json): TranslatedEvent[] {
-    const subtype = str(record.subtype) ?? '';
+  function system(record: JsonObject): TranslatedEvent[] {
+    const subtype = stringOf(record.subtype) ?? '';
     if (subtype === 'init') {
       const init: TranslatedEvent = {
         type: 'init',
@@ -80,20 +74,20 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
           apiKeySource: record.apiKeySource,
         },
       };
-      if (str(record.session_id)) init.sessionId = str(record.session_id);
-      if (str(record.model)) init.model = str(record.model);
-      if (str(record.cwd)) init.cwd = str(record.cwd);
+      if (stringOf(record.session_id)) init.sessionId = stringOf(record.session_id);
+      if (stringOf(record.model)) init.model = stringOf(record.model);
+      if (stringOf(record.cwd)) init.cwd = stringOf(record.cwd);
       if (Array.isArray(record.tools)) init.tools = record.tools.filter((tool): tool is string => typeof tool === 'string');
       return [init];
     }
     if (subtype === 'api_retry') {
       const status = typeof record.error_status === 'number' ? record.error_status : undefined;
-      const message = `API request failed${status ? ` (${status})` : ''}: ${str(record.error) ?? 'unknown error'}; retry ${num(record.attempt)} of ${num(record.max_retries)} in ${num(record.retry_delay_ms)} ms`;
+      const message = `API request failed${status ? ` (${status})` : ''}: ${stringOf(record.error) ?? 'unknown error'}; retry ${countOf(record.attempt)} of ${countOf(record.max_retries)} in ${countOf(record.retry_delay_ms)} ms`;
       // Text streamed before the failure is discarded by the CLI: deltas start over.
       if (deltasSinceMessageStart) resetPending = true;
       const warning: TranslatedEvent = {
         type: 'error',
-        code: classifyApiError(status, str(record.error), 'server'),
+        code: classifyApiError(status, stringOf(record.error), 'server'),
         message,
         fatal: false,
         raw: record,
@@ -102,34 +96,34 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
       return [progress(record, 'retry', 'system/api_retry', message), warning];
     }
     const kind = systemKinds[subtype];
-    return [progress(record, kind ?? 'unknown', `system/${subtype}`, str(record.status) ?? str(record.message))];
+    return [progress(record, kind ?? 'unknown', `system/${subtype}`, stringOf(record.status) ?? stringOf(record.message))];
   }
 
-  function assistant(record: Json): TranslatedEvent[] {
-    const message = isObject(record.message) ? record.message : {};
-    const id = str(message.id);
+  function assistant(record: JsonObject): TranslatedEvent[] {
+    const message = isJsonObject(record.message) ? record.message : {};
+    const id = stringOf(message.id);
     const content = Array.isArray(message.content) ? message.content : [];
     // A failed API call shows up as a synthetic assistant line whose text is the error message.
     if (record.error !== undefined || message.model === '<synthetic>') {
-      const text = content.map((block) => (isObject(block) ? str(block.text) ?? '' : '')).join('');
-      const errorKind = str(record.error);
+      const text = content.map((block) => (isJsonObject(block) ? stringOf(block.text) ?? '' : '')).join('');
+      const errorKind = stringOf(record.error);
       syntheticError = { code: errorKind ? syntheticErrorCodes[errorKind] : undefined, message: text };
       return [progress(record, 'warning', 'assistant/error', text, errorKind ? { error: errorKind } : undefined)];
     }
     const events: TranslatedEvent[] = [];
     for (const block of content) {
-      if (!isObject(block)) continue;
+      if (!isJsonObject(block)) continue;
       if (block.type === 'text') {
-        const event: TranslatedEvent = { type: 'message', role: 'assistant', text: str(block.text) ?? '', delta: false, raw: record };
+        const event: TranslatedEvent = { type: 'message', role: 'assistant', text: stringOf(block.text) ?? '', delta: false, raw: record };
         if (id) event.id = id;
         events.push(event);
       } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-        const event: TranslatedEvent = { type: 'reasoning', text: str(block.thinking) ?? '', delta: false, raw: record };
+        const event: TranslatedEvent = { type: 'reasoning', text: stringOf(block.thinking) ?? '', delta: false, raw: record };
         if (id) event.id = id;
         events.push(event);
       } else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
-        const toolId = str(block.id) ?? '';
-        const cliName = str(block.name) ?? '';
+        const toolId = stringOf(block.id) ?? '';
+        const cliName = stringOf(block.name) ?? '';
         // The run's own tools go by the user's name; the CLI's `mcp__coderline__…` stays in extra.
         const name = bridgedToolNameOf(ctx.opts, cliName) ?? cliName;
         toolNames.set(toolId, name);
@@ -140,19 +134,19 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
         }
         events.push(event);
       } else {
-        events.push(progress(record, 'unknown', `assistant/${str(block.type) ?? 'block'}`));
+        events.push(progress(record, 'unknown', `assistant/${stringOf(block.type) ?? 'block'}`));
       }
     }
     return events.length ? events : [progress(record, 'other', 'assistant/empty')];
   }
 
-  function user(record: Json): TranslatedEvent[] {
-    const message = isObject(record.message) ? record.message : {};
+  function user(record: JsonObject): TranslatedEvent[] {
+    const message = isJsonObject(record.message) ? record.message : {};
     const content = Array.isArray(message.content) ? message.content : [];
     const events: TranslatedEvent[] = [];
     for (const block of content) {
-      if (!isObject(block) || block.type !== 'tool_result') continue;
-      const id = str(block.tool_use_id) ?? '';
+      if (!isJsonObject(block) || block.type !== 'tool_result') continue;
+      const id = stringOf(block.tool_use_id) ?? '';
       const event: TranslatedEvent = { type: 'tool_result', id, output: toolOutput(block.content), isError: block.is_error === true, raw: record };
       const name = toolNames.get(id);
       if (name !== undefined) event.name = name;
@@ -167,21 +161,21 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
     // Text the CLI itself adds to the conversation (e.g. the structured-output reminder).
     const text = typeof message.content === 'string'
       ? message.content
-      : content.map((block) => (isObject(block) ? str(block.text) ?? '' : '')).join('');
+      : content.map((block) => (isJsonObject(block) ? stringOf(block.text) ?? '' : '')).join('');
     return [progress(record, 'other', record.isSynthetic ? 'user/synthetic' : 'user', text)];
   }
 
-  function streamEvent(record: Json): TranslatedEvent[] {
-    const event = isObject(record.event) ? record.event : {};
-    const type = str(event.type) ?? 'unknown';
+  function streamEvent(record: JsonObject): TranslatedEvent[] {
+    const event = isJsonObject(record.event) ? record.event : {};
+    const type = stringOf(event.type) ?? 'unknown';
     if (type === 'message_start') {
-      const message = isObject(event.message) ? event.message : {};
-      currentMessageId = str(message.id);
+      const message = isJsonObject(event.message) ? event.message : {};
+      currentMessageId = stringOf(message.id);
       deltasSinceMessageStart = false;
     }
-    if (type === 'content_block_delta' && isObject(event.delta)) {
+    if (type === 'content_block_delta' && isJsonObject(event.delta)) {
       const delta = event.delta;
-      const text = delta.type === 'text_delta' ? str(delta.text) : delta.type === 'thinking_delta' ? str(delta.thinking) : undefined;
+      const text = delta.type === 'text_delta' ? stringOf(delta.text) : delta.type === 'thinking_delta' ? stringOf(delta.thinking) : undefined;
       if (text !== undefined) {
         deltasSinceMessageStart = true;
         const out: TranslatedEvent = delta.type === 'text_delta'
@@ -195,15 +189,15 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
         return [out];
       }
     }
-    const deltaType = isObject(event.delta) ? str(event.delta.type) : undefined;
+    const deltaType = isJsonObject(event.delta) ? stringOf(event.delta.type) : undefined;
     return [progress(record, 'other', `stream_event/${type}${deltaType ? `:${deltaType}` : ''}`)];
   }
 
-  function result(record: Json): TranslatedEvent[] {
+  function result(record: JsonObject): TranslatedEvent[] {
     const events: TranslatedEvent[] = [{ type: 'usage', usage: runUsageFromResult(record), raw: record }];
-    const subtype = str(record.subtype) ?? '';
+    const subtype = stringOf(record.subtype) ?? '';
     const errors = Array.isArray(record.errors) ? record.errors.filter((e): e is string => typeof e === 'string') : [];
-    const answer = str(record.result);
+    const answer = stringOf(record.result);
     const status = typeof record.api_error_status === 'number' ? record.api_error_status : undefined;
     const failed = record.is_error === true || subtype.startsWith('error');
 
@@ -235,7 +229,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
       },
     };
     if (!failed && answer !== undefined) done.text = answer;
-    if (str(record.session_id)) done.sessionId = str(record.session_id);
+    if (stringOf(record.session_id)) done.sessionId = stringOf(record.session_id);
     if (record.structured_output !== undefined) done.output = record.structured_output;
     events.push(done);
     return events;
@@ -251,7 +245,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
 
   return {
     translate(record: unknown): TranslatedEvent[] {
-      if (!isObject(record)) return [progress(record, 'unknown')];
+      if (!isJsonObject(record)) return [progress(record, 'unknown')];
       switch (record.type) {
         case 'system':
           return system(record);
@@ -266,7 +260,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
         case 'rate_limit_event':
           return [progress(record, 'status', 'rate_limit_event')];
         default:
-          return [progress(record, 'unknown', str(record.type))];
+          return [progress(record, 'unknown', stringOf(record.type))];
       }
     },
   };

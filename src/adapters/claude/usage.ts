@@ -3,12 +3,9 @@
 // Measured on 2.1.332: `result.usage` counts this process only, but after --resume (and on forks)
 // `total_cost_usd` and `modelUsage` are totals of the whole session. Error results
 // (error_max_budget_usd) report an all-zero `usage` while `modelUsage` holds what was spent.
+import { countOf, isJsonObject, type JsonObject } from '../../core/json.js';
 import type { Usage } from '../../events.js';
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 interface TokenCounts {
   input: number;
@@ -18,26 +15,26 @@ interface TokenCounts {
   thinking: number;
 }
 
-function fromApiUsage(usage: Json): TokenCounts {
-  const details = isObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
+function fromApiUsage(usage: JsonObject): TokenCounts {
+  const details = isJsonObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
   return {
-    input: num(usage.input_tokens),
-    cacheWrite: num(usage.cache_creation_input_tokens),
-    cacheRead: num(usage.cache_read_input_tokens),
-    output: num(usage.output_tokens),
-    thinking: num(details.thinking_tokens),
+    input: countOf(usage.input_tokens),
+    cacheWrite: countOf(usage.cache_creation_input_tokens),
+    cacheRead: countOf(usage.cache_read_input_tokens),
+    output: countOf(usage.output_tokens),
+    thinking: countOf(details.thinking_tokens),
   };
 }
 
-function fromModelUsage(modelUsage: Json): TokenCounts {
+function fromModelUsage(modelUsage: JsonObject): TokenCounts {
   const sum: TokenCounts = { input: 0, cacheWrite: 0, cacheRead: 0, output: 0, thinking: 0 };
   for (const entry of Object.values(modelUsage)) {
-    if (!isObject(entry)) continue;
-    sum.input += num(entry.inputTokens);
-    sum.cacheWrite += num(entry.cacheCreationInputTokens);
-    sum.cacheRead += num(entry.cacheReadInputTokens);
-    sum.output += num(entry.outputTokens);
-    sum.thinking += num(entry.thinkingTokens);
+    if (!isJsonObject(entry)) continue;
+    sum.input += countOf(entry.inputTokens);
+    sum.cacheWrite += countOf(entry.cacheCreationInputTokens);
+    sum.cacheRead += countOf(entry.cacheReadInputTokens);
+    sum.output += countOf(entry.outputTokens);
+    sum.thinking += countOf(entry.thinkingTokens);
   }
   return sum;
 }
@@ -53,9 +50,9 @@ function priceWeight(t: TokenCounts): number {
 const isZero = (t: TokenCounts) => t.input + t.cacheWrite + t.cacheRead + t.output === 0;
 
 /** This run's usage. Cost is this run's share of the session cost when the CLI reports a session total. */
-export function runUsageFromResult(result: Json): Usage {
-  const apiUsage = isObject(result.usage) ? fromApiUsage(result.usage) : undefined;
-  const session = isObject(result.modelUsage) ? fromModelUsage(result.modelUsage) : undefined;
+export function runUsageFromResult(result: JsonObject): Usage {
+  const apiUsage = isJsonObject(result.usage) ? fromApiUsage(result.usage) : undefined;
+  const session = isJsonObject(result.modelUsage) ? fromModelUsage(result.modelUsage) : undefined;
   const run = apiUsage && !isZero(apiUsage) ? apiUsage : session ?? apiUsage ?? fromApiUsage({});
 
   const usage: Usage = {

@@ -1,15 +1,11 @@
 // `codex exec --json` records → events. Pure and deterministic: state is per run, no clock, no I/O.
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
+import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../core/json.js';
 import { bridgedToolName } from '../../core/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 
-type Rec = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Rec => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 /** Item types that are tool calls: `item.started` → tool_use, `item.completed` → tool_result. */
 const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search']);
@@ -32,10 +28,10 @@ function bodyError(message: string): { message: string; code?: string } | undefi
   if (!message.trimStart().startsWith('{')) return undefined;
   try {
     const body: unknown = JSON.parse(message);
-    const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-    const text = str(error?.message);
+    const error = isJsonObject(body) && isJsonObject(body.error) ? body.error : undefined;
+    const text = stringOf(error?.message);
     if (!text) return undefined;
-    const code = str(error?.code) ?? str(error?.type);
+    const code = stringOf(error?.code) ?? stringOf(error?.type);
     return code ? { message: text, code } : { message: text };
   } catch {
     return undefined;
@@ -53,21 +49,21 @@ function classify(message: string): { code: ErrorCode; message: string; httpStat
 
 /** Codex usage is cumulative over the thread (the core turns it into this run's share). */
 function usageFrom(value: unknown): Usage | undefined {
-  if (!isRecord(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   return {
-    inputTokens: num(value.input_tokens),
-    cachedInputTokens: num(value.cached_input_tokens),
-    outputTokens: num(value.output_tokens),
-    reasoningTokens: num(value.reasoning_output_tokens),
+    inputTokens: countOf(value.input_tokens),
+    cachedInputTokens: countOf(value.cached_input_tokens),
+    outputTokens: countOf(value.output_tokens),
+    reasoningTokens: countOf(value.reasoning_output_tokens),
   };
 }
 
-function toolName(item: Rec): string {
-  if (item.type === 'mcp_tool_call') return `mcp__${str(item.server) ?? 'unknown'}__${str(item.tool) ?? 'unknown'}`;
+function toolName(item: JsonObject): string {
+  if (item.type === 'mcp_tool_call') return `mcp__${stringOf(item.server) ?? 'unknown'}__${stringOf(item.tool) ?? 'unknown'}`;
   return String(item.type);
 }
 
-function toolInput(item: Rec): unknown {
+function toolInput(item: JsonObject): unknown {
   switch (item.type) {
     case 'command_execution':
       return { command: item.command };
@@ -82,12 +78,10 @@ function toolInput(item: Rec): unknown {
 
 /** An MCP result's text, as the other CLIs report it; a result with other content stays as it came. */
 function mcpOutput(result: unknown): unknown {
-  if (!isRecord(result) || !Array.isArray(result.content)) return result;
-  const texts = result.content.map((block: unknown) => (isRecord(block) && block.type === 'text' ? str(block.text) : undefined));
-  return texts.every((text) => text !== undefined) ? texts.join('') : result;
+  return (isJsonObject(result) ? textOfBlocks(result.content) : undefined) ?? result;
 }
 
-function toolOutcome(item: Rec): { output: unknown; isError: boolean; extra?: Rec } {
+function toolOutcome(item: JsonObject): { output: unknown; isError: boolean; extra?: JsonObject } {
   const failed = item.status === 'failed';
   switch (item.type) {
     case 'command_execution': {
@@ -95,7 +89,7 @@ function toolOutcome(item: Rec): { output: unknown; isError: boolean; extra?: Re
       return { output: item.aggregated_output, isError: failed || (exitCode !== undefined && exitCode !== 0), extra: { exitCode } };
     }
     case 'mcp_tool_call':
-      if (isRecord(item.error)) return { output: str(item.error.message) ?? item.error, isError: true };
+      if (isJsonObject(item.error)) return { output: stringOf(item.error.message) ?? item.error, isError: true };
       return { output: mcpOutput(item.result), isError: failed };
     case 'file_change':
       return { output: { changes: item.changes }, isError: failed };
@@ -110,13 +104,13 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
   const startedTools = new Set<string>();
 
   /** The run's own tools go by the user's name; the CLI's `mcp__coderline__…` stays in extra. */
-  function nameOf(item: Rec): { name: string; extra?: Rec } {
+  function nameOf(item: JsonObject): { name: string; extra?: JsonObject } {
     const cliName = toolName(item);
     const name = item.type === 'mcp_tool_call' ? bridgedToolName(ctx.opts, item.server, item.tool) : undefined;
     return name === undefined ? { name: cliName } : { name, extra: { cliToolName: cliName } };
   }
 
-  function toolUse(item: Rec, raw: unknown): TranslatedEvent {
+  function toolUse(item: JsonObject, raw: unknown): TranslatedEvent {
     const id = String(item.id);
     startedTools.add(id);
     const { name, extra } = nameOf(item);
@@ -125,30 +119,30 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
     return event;
   }
 
-  function itemStarted(item: Rec, raw: unknown): TranslatedEvent[] {
+  function itemStarted(item: JsonObject, raw: unknown): TranslatedEvent[] {
     if (TOOL_ITEMS.has(String(item.type))) return [toolUse(item, raw)];
     return [{ type: 'progress', kind: 'unknown', subtype: `item.started/${String(item.type)}`, raw }];
   }
 
-  function itemCompleted(item: Rec, raw: unknown): TranslatedEvent[] {
-    const id = str(item.id);
+  function itemCompleted(item: JsonObject, raw: unknown): TranslatedEvent[] {
+    const id = stringOf(item.id);
     // Optional fields are assigned, not spread into the literal: a spread there is a slow path.
     switch (item.type) {
       case 'agent_message': {
-        const text = str(item.text) ?? '';
+        const text = stringOf(item.text) ?? '';
         lastMessage = text;
         const message: TranslatedEvent = { type: 'message', role: 'assistant', text, delta: false, raw };
         if (id !== undefined) message.id = id;
         return [message];
       }
       case 'reasoning': {
-        const reasoning: TranslatedEvent = { type: 'reasoning', text: str(item.text) ?? '', delta: false, raw };
+        const reasoning: TranslatedEvent = { type: 'reasoning', text: stringOf(item.text) ?? '', delta: false, raw };
         if (id !== undefined) reasoning.id = id;
         return [reasoning];
       }
       case 'error':
         // Warnings: unknown model metadata, ignored config keys, transport fallbacks.
-        return [{ type: 'progress', kind: 'warning', subtype: 'item/error', message: str(item.message) ?? '', raw }];
+        return [{ type: 'progress', kind: 'warning', subtype: 'item/error', message: stringOf(item.message) ?? '', raw }];
       default:
         break;
     }
@@ -167,8 +161,8 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
     return events;
   }
 
-  function threadStarted(record: Rec): TranslatedEvent[] {
-    threadId = str(record.thread_id);
+  function threadStarted(record: JsonObject): TranslatedEvent[] {
+    threadId = stringOf(record.thread_id);
     const init: TranslatedEvent = { type: 'init', raw: record, ...(threadId ? { sessionId: threadId } : {}) };
     if (ctx.opts.model) init.model = ctx.opts.model;
     const session = ctx.session;
@@ -187,8 +181,8 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
 
   return {
     translate(record: unknown): TranslatedEvent[] {
-      if (!isRecord(record)) return [{ type: 'progress', kind: 'unknown', raw: record }];
-      const item = isRecord(record.item) ? record.item : undefined;
+      if (!isJsonObject(record)) return [{ type: 'progress', kind: 'unknown', raw: record }];
+      const item = isJsonObject(record.item) ? record.item : undefined;
       switch (record.type) {
         case 'thread.started':
           return threadStarted(record);
@@ -208,13 +202,13 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
           return usage ? [{ type: 'usage', usage, raw: record }, done] : [done];
         }
         case 'turn.failed': {
-          const error = isRecord(record.error) ? record.error : {};
+          const error = isJsonObject(record.error) ? record.error : {};
           const done: TranslatedEvent = { type: 'done', status: 'error', raw: record };
           if (threadId !== undefined) done.sessionId = threadId;
-          return [failure(str(error.message) ?? 'turn failed', record, true), done];
+          return [failure(stringOf(error.message) ?? 'turn failed', record, true), done];
         }
         case 'error': {
-          const message = str(record.message) ?? '';
+          const message = stringOf(record.message) ?? '';
           const retry = RECONNECTING.test(message);
           if (retry) return [{ type: 'progress', kind: 'retry', subtype: 'error/reconnecting', message, raw: record }];
           // The fatal report is the turn.failed that follows; this one is the same text, said first.
@@ -223,7 +217,7 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
         default:
           break;
       }
-      return [{ type: 'progress', kind: 'unknown', subtype: str(record.type), raw: record }];
+      return [{ type: 'progress', kind: 'unknown', subtype: stringOf(record.type), raw: record }];
     },
   };
 }

@@ -11,22 +11,18 @@
 // - after a signal, `result.exitCode` can still say 0: the process exit code decides (in the core).
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
+import { asJsonObject, stringOf, type JsonObject } from '../../core/json.js';
 import { bridgedToolName } from '../../core/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 
-type Data = Record<string, unknown>;
-
 interface CopilotRecord {
   type: string;
-  data: Data;
+  data: JsonObject;
   /** The parsed line as it came, for `raw`. */
-  raw: Data;
+  raw: JsonObject;
 }
 
-const asObject = (value: unknown): Data | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
-const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const asNumber = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 /** Records that only mark the CLI's progress through a session: shown as `progress` status events. */
@@ -56,16 +52,16 @@ const errorTypeCodes: Record<string, ErrorCode> = {
   context_window: 'context_too_large',
 };
 
-function errorCodeOf(data: Data): ErrorCode {
-  const byType = errorTypeCodes[asString(data.errorType) ?? ''];
-  return byType ?? classifyApiError(asNumber(data.statusCode), asString(data.message), 'server');
+function errorCodeOf(data: JsonObject): ErrorCode {
+  const byType = errorTypeCodes[stringOf(data.errorType) ?? ''];
+  return byType ?? classifyApiError(asNumber(data.statusCode), stringOf(data.message), 'server');
 }
 
 /** What a finished tool call returned: its content, or the error message when it failed. */
-function toolOutputOf(data: Data): unknown {
-  const result = asObject(data.result);
+function toolOutputOf(data: JsonObject): unknown {
+  const result = asJsonObject(data.result);
   if (result && 'content' in result) return result.content;
-  const error = asObject(data.error);
+  const error = asJsonObject(data.error);
   return error ? error.message : result;
 }
 
@@ -101,25 +97,25 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
     const { data } = record;
     if (record.type === 'session.tools_updated' && !initSent) {
       initSent = true;
-      const model = asString(data.model);
+      const model = stringOf(data.model);
       return [{ type: 'init', ...(model ? { model } : {}), raw: record.raw }];
     }
     if (record.type === 'abort') aborted = true;
-    const message = asString(data.reason) ?? asString(data.cancelPhase);
+    const message = stringOf(data.reason) ?? stringOf(data.cancelPhase);
     return [progress(record, 'status', message)];
   }
 
   function assistantMessage(record: CopilotRecord): TranslatedEvent[] {
     const { data } = record;
     streamedThisAttempt = false;
-    const content = asString(data.content) ?? '';
-    const id = asString(data.messageId);
+    const content = stringOf(data.content) ?? '';
+    const id = stringOf(data.messageId);
     const events: TranslatedEvent[] = [];
     const names: string[] = [];
     for (const request of Array.isArray(data.toolRequests) ? data.toolRequests : []) {
-      const call = asObject(request);
-      const callId = asString(call?.toolCallId);
-      const name = asString(call?.name) ?? 'unknown';
+      const call = asJsonObject(request);
+      const callId = stringOf(call?.toolCallId);
+      const name = stringOf(call?.name) ?? 'unknown';
       names.push(name);
       if (call && callId) requestedTools.set(callId, { name, input: call.arguments });
     }
@@ -134,24 +130,24 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
 
   function toolComplete(record: CopilotRecord): TranslatedEvent[] {
     const { data } = record;
-    const id = asString(data.toolCallId) ?? '';
+    const id = stringOf(data.toolCallId) ?? '';
     const events: TranslatedEvent[] = [];
     if (!startedTools.has(id)) {
       const requested = requestedTools.get(id);
       events.push(toolUse(record, id, requested?.name ?? 'unknown', requested?.input));
     }
-    const exitCode = asNumber(asObject(data.shellExecution)?.exitCode);
-    const error = asObject(data.error);
-    const errorCode = asString(error?.code);
+    const exitCode = asNumber(asJsonObject(data.shellExecution)?.exitCode);
+    const error = asJsonObject(data.error);
+    const errorCode = stringOf(error?.code);
     const isError = data.success === false || (exitCode !== undefined && exitCode !== 0);
     const name = toolNames.get(id);
-    const extra: Data = {};
+    const extra: JsonObject = {};
     const cliName = bridgedCliNames.get(id);
     if (cliName !== undefined) extra.cliToolName = cliName;
     if (exitCode !== undefined) extra.exitCode = exitCode;
     if (errorCode) extra.errorCode = errorCode;
     // A permission rule or a missing approval refused the call: it never ran.
-    if (errorCode === 'denied' || /^Permission denied|^Permission to run this tool was denied/.test(asString(error?.message) ?? '')) {
+    if (errorCode === 'denied' || /^Permission denied|^Permission to run this tool was denied/.test(stringOf(error?.message) ?? '')) {
       extra.refused = true;
     }
     events.push({
@@ -174,7 +170,7 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       {
         type: 'error',
         code: errorCodeOf(data),
-        message: asString(data.message) ?? 'Copilot reported a session error',
+        message: stringOf(data.message) ?? 'Copilot reported a session error',
         fatal: true,
         ...(httpStatus === undefined ? {} : { httpStatus }),
         extra: { errorType: data.errorType },
@@ -192,16 +188,16 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       events.push({ type: 'message', role: 'assistant', text: '', delta: true, reset: true, raw: record.raw });
     }
     const status = asNumber(data.statusCode);
-    const detail = asString(data.errorMessage) ?? asString(data.errorType);
+    const detail = stringOf(data.errorMessage) ?? stringOf(data.errorType);
     const message = [status === undefined ? 'model call failed' : `model call failed with HTTP ${status}`, detail].filter(Boolean).join(': ');
     events.push(progress(record, 'retry', message));
     return events;
   }
 
-  function result(record: Data): TranslatedEvent[] {
-    const usageRecord = asObject(record.usage) ?? {};
+  function result(record: JsonObject): TranslatedEvent[] {
+    const usageRecord = asJsonObject(record.usage) ?? {};
     const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
-    const sessionId = asString(record.sessionId);
+    const sessionId = stringOf(record.sessionId);
     const claimedExit = asNumber(record.exitCode);
     const success = claimedExit === 0 && !failed && !aborted;
     return [
@@ -225,8 +221,8 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       case 'assistant.message_delta': {
         if (!streamPartial) return [];
         streamedThisAttempt = true;
-        const id = asString(data.messageId);
-        return [{ type: 'message', role: 'assistant', text: asString(data.deltaContent) ?? '', delta: true, ...(id ? { id } : {}), raw: record.raw }];
+        const id = stringOf(data.messageId);
+        return [{ type: 'message', role: 'assistant', text: stringOf(data.deltaContent) ?? '', delta: true, ...(id ? { id } : {}), raw: record.raw }];
       }
       case 'assistant.message':
         return assistantMessage(record);
@@ -234,16 +230,16 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       case 'assistant.reasoning': {
         const isDelta = record.type === 'assistant.reasoning_delta';
         if (isDelta && !streamPartial) return [];
-        const id = asString(data.reasoningId);
-        const text = asString(isDelta ? data.deltaContent : data.content) ?? '';
+        const id = stringOf(data.reasoningId);
+        const text = stringOf(isDelta ? data.deltaContent : data.content) ?? '';
         return [{ type: 'reasoning', text, delta: isDelta, ...(id ? { id } : {}), raw: record.raw }];
       }
       case 'assistant.tool_call_delta':
         // Tool arguments being written; the whole call follows in assistant.message.
-        return streamPartial ? [progress(record, 'other', asString(data.toolName))] : [];
+        return streamPartial ? [progress(record, 'other', stringOf(data.toolName))] : [];
       case 'tool.execution_start': {
-        const id = asString(data.toolCallId) ?? '';
-        const cliName = asString(data.toolName) ?? 'unknown';
+        const id = stringOf(data.toolCallId) ?? '';
+        const cliName = stringOf(data.toolName) ?? 'unknown';
         // The run's own tools go by the user's name; the CLI's `coderline-…` stays in extra.
         const name = bridgedToolName(ctx.opts, data.mcpServerName, data.mcpToolName);
         if (name === undefined) return [toolUse(record, id, cliName, data.arguments)];
@@ -253,17 +249,17 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       case 'tool.execution_complete':
         return toolComplete(record);
       case 'tool.shell_output':
-        return [progress(record, 'tool_output', asString(data.text))];
+        return [progress(record, 'tool_output', stringOf(data.text))];
       case 'tool.execution_partial_result':
-        return [progress(record, 'tool_output', asString(data.partialOutput))];
+        return [progress(record, 'tool_output', stringOf(data.partialOutput))];
       case 'model.call_failure':
         return modelCallFailure(record);
       case 'assistant.turn_retry':
-        return [progress(record, 'retry', asString(data.reason))];
+        return [progress(record, 'retry', stringOf(data.reason))];
       case 'session.info':
-        return [progress(record, data.infoType === 'model_retry' ? 'retry' : 'status', asString(data.message))];
+        return [progress(record, data.infoType === 'model_retry' ? 'retry' : 'status', stringOf(data.message))];
       case 'session.warning':
-        return [progress(record, 'warning', asString(data.message))];
+        return [progress(record, 'warning', stringOf(data.message))];
       case 'session.error':
         return sessionError(record);
       default:
@@ -274,11 +270,11 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
 
   return {
     translate(raw: unknown): TranslatedEvent[] {
-      const record = asObject(raw);
-      const type = asString(record?.type);
+      const record = asJsonObject(raw);
+      const type = stringOf(record?.type);
       if (!record || !type) return [{ type: 'progress', kind: 'unknown', raw }];
       if (type === 'result') return result(record);
-      return translateRecord({ type, data: asObject(record.data) ?? {}, raw: record });
+      return translateRecord({ type, data: asJsonObject(record.data) ?? {}, raw: record });
     },
   };
 }

@@ -6,25 +6,21 @@
 // 1.0.102 against the fake chat-completions server (test/copilot/e2e.test.ts).
 import { readFile } from 'node:fs/promises';
 import type { SessionUsageReport } from '../../core/adapter.js';
+import { asJsonObject, countOf } from '../../core/json.js';
 import type { Usage } from '../../events.js';
 
-type Data = Record<string, unknown>;
-
-const asObject = (value: unknown): Data | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
-const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 /** The session's total over every model it used; undefined when the file holds no metrics. */
 export function sessionUsageFrom(file: unknown): Usage | undefined {
-  const models = asObject(asObject(file)?.modelMetrics);
+  const models = asJsonObject(asJsonObject(file)?.modelMetrics);
   if (!models) return undefined;
   const total: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
   for (const metrics of Object.values(models)) {
-    const usage = asObject(asObject(metrics)?.usage);
-    total.inputTokens += count(usage?.inputTokens);
-    total.cachedInputTokens += count(usage?.cacheReadTokens);
-    total.outputTokens += count(usage?.outputTokens);
-    total.reasoningTokens += count(usage?.reasoningTokens);
+    const usage = asJsonObject(asJsonObject(metrics)?.usage);
+    total.inputTokens += countOf(usage?.inputTokens);
+    total.cachedInputTokens += countOf(usage?.cacheReadTokens);
+    total.outputTokens += countOf(usage?.outputTokens);
+    total.reasoningTokens += countOf(usage?.reasoningTokens);
   }
   return total;
 }
