@@ -3,13 +3,12 @@
 // consumer pauses the pipe that fed it), lines translated as they come, stall and linger watched, and
 // the group stopped however the run ends.
 import type { Readable } from 'node:stream';
-import { CliNotFoundError, CoderError } from '../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
 import type { ExecuteRequest } from './execute.js';
 import { LineSplitter } from './lines.js';
 import type { ProcessEnd } from './outcome.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
-import { spawnCli } from './spawn.js';
+import { spawnCli, startError } from './spawn.js';
 import { translateLine } from './translate-line.js';
 
 export const DEFAULTS = {
@@ -41,12 +40,6 @@ class StderrTail {
       .map((line) => (line.length > 2_000 ? `${line.slice(0, 2_000)}…` : line))
       .join('\n');
   }
-}
-
-/** The version probe started this executable a moment ago; it may still be gone or broken now. */
-function spawnFailure(adapter: ExecuteRequest['adapter'], executable: string, error: NodeJS.ErrnoException): CoderError {
-  if (error.code === 'ENOENT' || error.code === 'EACCES') return new CliNotFoundError(adapter.name, executable, adapter.installHint);
-  return new CoderError('exit', `${adapter.name}: could not start "${executable}": ${error.message}`, { provider: adapter.name });
 }
 
 interface Spawn {
@@ -170,7 +163,8 @@ export async function readChild(
 
   try {
     const ended = await closed;
-    if (ended.spawnError) throw spawnFailure(adapter, executable, ended.spawnError);
+    // The version probe started this executable a moment ago; it may still be gone now.
+    if (ended.spawnError) throw startError(adapter, executable, ended.spawnError);
     await stopping;
     return {
       pid,

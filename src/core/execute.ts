@@ -14,8 +14,8 @@ import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
-import { subtractUsage } from './usage.js';
 import { unpassableToProcess } from './spawn.js';
+import { subtractUsage } from './usage.js';
 import { checkVersion } from './version.js';
 
 
@@ -59,16 +59,19 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     }
   };
 
+  /** This run's share of a session total a CLI reported; the total is remembered for the next run. */
+  const shareOf = (sessionTotal: Usage): Usage => {
+    lastUsageTotal = sessionTotal;
+    return subtractUsage(sessionTotal, usageBaseline);
+  };
+
   const emit = (translated: TranslatedEvent): void => {
     // Stamped in place (translators hand their events over, see Translator): a copy per event was
     // measured as the largest cost of a fast stream (docs/performance.md).
     let event = translated as CoderStreamEvent<string>;
     event.provider = adapter.name;
     event.ts = clock();
-    if (event.type === 'usage' && adapter.usageIsCumulative) {
-      lastUsageTotal = event.usage;
-      event = { ...event, usage: subtractUsage(event.usage, usageBaseline) };
-    }
+    if (event.type === 'usage' && adapter.usageIsCumulative) event = { ...event, usage: shareOf(event.usage) };
     tracker.observe(event);
     collected?.push(event);
     // No closure per event (or per line, below) when there is no callback to guard.
@@ -96,9 +99,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       emit({ type: 'progress', kind: 'warning', subtype: 'after_exit', message: `could not read the usage ${adapter.name} wrote at exit: ${String(error)}`, raw: null });
       return undefined;
     });
-    if (!report) return;
-    emit({ type: 'usage', usage: subtractUsage(report.sessionTotal, usageBaseline), raw: report.raw });
-    memory.usageTotal = report.sessionTotal;
+    if (report) emit({ type: 'usage', usage: shareOf(report.sessionTotal), raw: report.raw });
   };
 
   const cancelledBeforeStart = (cliVersion: string | undefined) =>
@@ -145,7 +146,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;
-    if (adapter.usageIsCumulative && lastUsageTotal) memory.usageTotal = lastUsageTotal;
+    if (lastUsageTotal) memory.usageTotal = lastUsageTotal;
     const outcome = decideOutcome(adapter, opts, tracker, end);
     return result({ ...outcome, exitCode: end.exitCode, signal: end.signal, pid: end.pid, cliVersion: version });
   } finally {

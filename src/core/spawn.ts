@@ -3,6 +3,8 @@
 // (docs/decisions.md).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { CliNotFoundError, CoderError } from '../errors.js';
+import type { AdapterSpec } from './adapter.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 
 export interface ChildExit {
@@ -29,6 +31,12 @@ export function unpassableToProcess(args: readonly string[], env: Record<string,
     if (name.includes('\0') || value.includes('\0')) issues.push(`environment variable ${name.replaceAll('\0', '\\0')} contains a NUL byte`);
   }
   return issues;
+}
+
+/** Why a CLI could not be started: missing or not executable is a CliNotFoundError. */
+export function startError(adapter: Pick<AdapterSpec, 'name' | 'installHint'>, executable: string, error: NodeJS.ErrnoException): CoderError {
+  if (error.code === 'ENOENT' || error.code === 'EACCES') return new CliNotFoundError(adapter.name, executable, adapter.installHint);
+  return new CoderError('exit', `${adapter.name}: could not start "${executable}": ${error.message}`, { provider: adapter.name });
 }
 
 /** Settles once the process has exited and its pipes have closed, or could not be started. */

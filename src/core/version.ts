@@ -1,7 +1,7 @@
 // `<bin> --version`, once per executable, checked against the adapter's range.
-import { CliNotFoundError, CliVersionError, CoderError } from '../errors.js';
+import { CliVersionError, CoderError } from '../errors.js';
 import type { AdapterSpec } from './adapter.js';
-import { runToEnd } from './spawn.js';
+import { runToEnd, startError } from './spawn.js';
 
 const probes = new Map<string, Promise<string | undefined>>();
 /** `--version` answers in well under a second; a CLI that takes this long is broken. */
@@ -24,10 +24,9 @@ export function versionRangeText(adapter: AdapterSpec): string {
 
 async function probe(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string) {
   const result = await runToEnd(executable, ['--version'], { env, cwd, timeoutMs: PROBE_TIMEOUT_MS });
-  const code = result.spawnError?.code;
-  if (code === 'ENOENT' || code === 'EACCES') throw new CliNotFoundError(adapter.name, executable, adapter.installHint);
-  if (result.spawnError || result.timedOut || result.exitCode === undefined) {
-    const why = result.spawnError?.message ?? (result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : `stopped by ${result.signal ?? 'a signal'}`);
+  if (result.spawnError) throw startError(adapter, executable, result.spawnError);
+  if (result.timedOut || result.exitCode === undefined) {
+    const why = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : `stopped by ${result.signal ?? 'a signal'}`;
     throw new CoderError('exit', `${adapter.name}: "${executable} --version" failed: ${why}`, { provider: adapter.name });
   }
   return adapter.parseVersion(result.output);
