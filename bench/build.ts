@@ -30,28 +30,40 @@ function installVendorSdks(): void {
   execFileSync('npm', ['ci', '--omit=optional', '--no-audit', '--no-fund'], { cwd: benchDir, stdio: 'inherit' });
 }
 
-export async function buildBench(): Promise<void> {
-  installVendorSdks();
-  await tsup({
+/** coderline bundled as the package builds it (ESM, code splitting), from `entry` into `out`. */
+function buildCoderline(entry: string, out: string) {
+  return tsup({
     config: false,
-    entry: { index: `${rootDir}src/index.ts` },
+    entry: { index: entry },
     format: ['esm'],
-    outDir: `${outDir}coderline`,
+    outDir: out,
     target: 'node20',
+    // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle).
+    external: ['execa'],
     splitting: true,
     clean: true,
     silent: true,
   });
-  await tsup({
+}
+
+/** Bench programs as single `.mjs` files, each run in a process of its own. */
+function buildPrograms(entry: Record<string, string>, out: string) {
+  return tsup({
     config: false,
-    entry: Object.fromEntries(programs.map((name) => [name, `${benchDir}${name}.ts`])),
+    entry,
     format: ['esm'],
-    outDir,
+    outDir: out,
     outExtension: () => ({ js: '.mjs' }),
     target: 'node20',
     splitting: false,
     silent: true,
   });
+}
+
+export async function buildBench(): Promise<void> {
+  installVendorSdks();
+  await buildCoderline(`${rootDir}src/index.ts`, `${outDir}coderline`);
+  await buildPrograms(Object.fromEntries(programs.map((name) => [name, `${benchDir}${name}.ts`])), outDir);
 }
 
 /** Builds `src/` as of `rev` the same way, so a fix is measured against its parent in the same run. */
@@ -61,27 +73,8 @@ export async function buildBaseline(rev: string): Promise<void> {
   rmSync(source, { recursive: true, force: true });
   mkdirSync(source, { recursive: true });
   execFileSync('sh', ['-c', `git archive ${rev} src | tar -x -C "${source}"`], { cwd: rootDir, stdio: 'inherit' });
-  await tsup({
-    config: false,
-    entry: { index: `${source}src/index.ts` },
-    format: ['esm'],
-    outDir: `${outDir}baseline`,
-    target: 'node20',
-    // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle).
-    external: ['execa'],
-    splitting: true,
-    clean: true,
-    silent: true,
-  });
+  await buildCoderline(`${source}src/index.ts`, `${outDir}baseline`);
   mkdirSync(`${source}bench`);
   for (const file of ['retention.ts']) copyFileSync(`${benchDir}${file}`, `${source}bench/${file}`);
-  await tsup({
-    config: false,
-    entry: { retention: `${source}bench/retention.ts` },
-    format: ['esm'],
-    outDir: `${outDir}baseline`,
-    outExtension: () => ({ js: '.mjs' }),
-    target: 'node20',
-    silent: true,
-  });
+  await buildPrograms({ retention: `${source}bench/retention.ts` }, `${outDir}baseline`);
 }
