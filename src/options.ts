@@ -1,6 +1,7 @@
 // The one options schema: TypeScript types, runtime validation and the docs all come from here.
 // Each field's `.describe()` text is what docs/api.md shows.
 import type { z } from 'zod';
+import { isJsonObject } from './core/json.js';
 import { loadZod } from './core/zod.js';
 import type { CoderStreamEvent } from './events.js';
 import { isTool, type Tool } from './tool.js';
@@ -18,7 +19,7 @@ function defineSchemas(z: ReturnType<typeof loadZod>) {
   const stringList = z.array(z.string());
 
   const outputSchema = z.custom<OutputSchema>(
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    isJsonObject,
     { message: 'outputSchema must be a zod schema or a JSON Schema object' },
   );
 

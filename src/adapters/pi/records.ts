@@ -1,5 +1,6 @@
 // The parts of pi's `--mode json` records the translator reads (docs/json.md of pi, checked against
 // the real 0.73 and 1.x output). Everything is optional: records are untrusted input.
+import { isJsonObject } from '../../core/json.js';
 
 export interface PiUsage {
   input?: number;
@@ -72,7 +73,7 @@ export interface PiRecord {
 }
 
 export function isRecord(value: unknown): value is PiRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
 /** The text of a message's or tool result's text blocks, one block per line (as pi's print mode). */
