@@ -1,7 +1,6 @@
 // `coderline doctor`: which CLIs are installed, whether their versions are supported, and which
 // credentials each would pick up. Variable names only: a value never reaches the output.
 // `--probe` also runs a canary conversation with each one against a fake model (src/probe).
-import { parseArgs } from 'node:util';
 import type { ProviderName } from '../index.js';
 import { buildEnv } from '../core/env.js';
 import { checkVersion, versionRangeText } from '../core/version.js';
@@ -9,7 +8,7 @@ import { probeAll, probeDetails, probeExitCode } from '../probe/report.js';
 import { builtInAdapters } from '../registry.js';
 import { EXIT } from './exit-codes.js';
 import { PROVIDERS } from './run-args.js';
-import { UsageError } from './usage-error.js';
+import { parseCommandArgs, UsageError } from './usage-error.js';
 
 export interface DoctorEntry {
   cli: ProviderName;
@@ -96,12 +95,7 @@ async function probeCommand(json: boolean, only: string | undefined): Promise<nu
 
 /** Exit 0 when at least one CLI is ready to run, 5 when none is. */
 export async function doctorCommand(argv: readonly string[]): Promise<number | 'help'> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: doctorFlags, strict: true }));
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0] ?? String(error), 'Run `coderline doctor --help`.');
-  }
+  const { values } = parseCommandArgs('doctor', { args: [...argv], options: doctorFlags, strict: true });
   if (values.help) return 'help';
   if (values.probe) return probeCommand(values.json === true, values.cli);
   if (values.cli !== undefined) throw new UsageError('--cli needs --probe', 'Run `coderline doctor --probe --cli NAME`, or `coderline doctor` for every CLI.');

@@ -1,14 +1,13 @@
 // `coderline replay FILE`: the events a recording translates to, through the adapter's pure
 // translator. Deterministic: every event gets ts 0, so two replays print the same bytes.
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { CoderStreamEvent, ProviderName, TranslatedEvent } from '../index.js';
 import { translateLine } from '../core/translate-line.js';
 import { builtInAdapters } from '../registry.js';
 import { describeEvent } from './progress.js';
 import { parseRecording, type RecordingHeader } from './recording.js';
 import { PROVIDERS } from './run-args.js';
-import { UsageError } from './usage-error.js';
+import { parseCommandArgs, UsageError } from './usage-error.js';
 
 export const replayFlags = {
   cli: { type: 'string', description: 'The CLI that printed the lines; needed only for a file without a coderline header' },
@@ -26,13 +25,7 @@ export function replayLines(cli: ProviderName, lines: readonly string[], header?
 }
 
 export async function replayCommand(argv: readonly string[]): Promise<number | 'help'> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: replayFlags, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0] ?? String(error), 'Run `coderline replay --help`.');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs('replay', { args: [...argv], options: replayFlags, allowPositionals: true, strict: true });
   if (values.help) return 'help';
   const [file, ...extra] = positionals;
   if (file === undefined || extra.length > 0) throw new UsageError('replay takes exactly one recording file', 'Example: coderline replay run.jsonl');

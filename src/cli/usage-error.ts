@@ -1,4 +1,5 @@
 // A mistake in the command line: reported with what was wrong and how to fix it, exit code 2.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {
   /** What to do instead (e.g. which help page to read). */
@@ -24,4 +25,13 @@ export function closestName(typed: string, known: readonly string[]): string | u
   if (best !== undefined && shared(best) >= Math.min(3, typed.length)) return best;
   const letters = (name: string) => [...name].sort().join('');
   return known.find((name) => letters(name) === letters(typed)) ?? known.find((name) => name.includes(typed) || typed.includes(name));
+}
+
+/** `parseArgs`, with a bad flag reported as a UsageError that points at the command's help. */
+export function parseCommandArgs<T extends ParseArgsConfig>(command: string, config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0] ?? String(error), `Run \`coderline ${command} --help\`.`);
+  }
 }
