@@ -3,6 +3,7 @@
 // group signal, so the tree below the leader is also found and signalled, before the leader dies and
 // its children are handed to init. Groups still alive when the host exits are killed synchronously.
 import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { onExit } from 'signal-exit';
 
 const liveGroups = new Set<number>();
@@ -97,8 +98,6 @@ export function isGroupAlive(pgid: number): boolean {
   if (process.platform !== 'linux') return true;
   return processTable().some((info) => info.pgid === pgid && !info.zombie);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitGone(pgid: number, known: Set<number>, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;

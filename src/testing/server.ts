@@ -2,6 +2,7 @@
 // per-request script steps, SSE writing with optional delays, hangs and cut streams.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { stepFor, type RecordedRequest, type Script, type ScriptStep } from './script.js';
 
 export interface SseEvent {
@@ -48,8 +49,6 @@ export function startSse(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Writes SSE events; with `cutAfterEvents` the socket is destroyed after that many, as a dropped
