@@ -7,9 +7,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
-import type { CoderStreamEvent, OneShotOpts, SharedStartOpts } from '../../src/index.js';
+import type { OneShotOpts, SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, streamClosedStep, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
+import { ofType } from '../support/events.js';
 
 const fakes: FakeModel[] = [];
 afterEach(async () => {
@@ -35,9 +36,6 @@ async function setup(script: Script, env: FakeEnvOptions = {}): Promise<{ fake: 
   const cwd = workspace();
   return { fake, cwd, opts: { ...(await fake.env('codex', env)), workingDirectory: cwd } };
 }
-
-const ofType = <T extends CoderStreamEvent['type']>(events: readonly CoderStreamEvent[] | undefined, type: T) =>
-  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
 
 /** The text of everything the CLI sent the model in a request (to see tool outputs it fed back). */
 const requestText = (fake: FakeModel, index: number) => JSON.stringify(fake.requests[index]?.body ?? null);

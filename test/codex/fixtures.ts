@@ -26,5 +26,3 @@ export function replay(name: string, opts: ResolvedOpts = {}, session?: SessionT
 }
 
 export const types = (events: TranslatedEvent[]) => events.map((event) => event.type);
-export const ofType = <T extends TranslatedEvent['type']>(events: TranslatedEvent[], type: T) =>
-  events.filter((event): event is Extract<TranslatedEvent, { type: T }> => event.type === type);

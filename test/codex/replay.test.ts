@@ -3,7 +3,8 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CODEX_VERSION, fixtureLines, fixtureMeta, ofType, replay, types } from './fixtures.js';
+import { CODEX_VERSION, fixtureLines, fixtureMeta, replay, types } from './fixtures.js';
+import { ofType } from '../support/events.js';
 
 describe(`codex ${CODEX_VERSION} replay`, () => {
   it('plain text: init with the thread id, one message, usage, done with the answer', () => {

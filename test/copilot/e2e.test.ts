@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
-import type { CoderStreamEvent } from '../../src/events.js';
 import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
 import type { SharedStartOpts } from '../../src/options.js';
-import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type FakeModelOptions, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
 import { assembledDeltas } from './replay.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
+import { ofType } from '../support/events.js';
+import { unpackCopilot } from '../support/pinned-clis.js';
 
 interface Setup {
   fake: FakeModel;
@@ -42,15 +42,8 @@ const conversation = (request: RecordedRequest | undefined) =>
 const toolNames = (request: RecordedRequest | undefined) => (body(request).tools ?? []).map((tool) => tool.function.name).sort();
 
 const bash = (command: string, description = 'run it') => ({ name: 'bash', input: { command, description } });
-const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
-  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
-
 describe('copilot end to end (real binary, fake model)', () => {
-  beforeAll(async () => {
-    // The first run in a HOME unpacks ~235 MB; do it once here rather than inside a timed test.
-    const { execa } = await import('execa');
-    await execa(copilotBinary, ['--version'], { env: { HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' } });
-  }, 120_000);
+  beforeAll(unpackCopilot, 120_000);
 
   it('streams text deltas, returns the answer and session id; the prompt went on stdin; onRawLine saw every line', async () => {
     const { fake, opts } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 123, cachedInputTokens: 7, outputTokens: 45, reasoningTokens: 3 } }]);

@@ -1,7 +1,8 @@
 // Robustness on hand-made records (see malformed.ts): no crash, nothing dropped, unknowns kept raw.
 import { describe, expect, it } from 'vitest';
 import { malformedRecords } from './malformed.js';
-import { ofType, replayRecords } from './replay.js';
+import { replayRecords } from './replay.js';
+import { ofType } from '../support/events.js';
 
 describe('copilot translator on malformed input (hand-made)', () => {
   it('never throws and yields at least one event per record, each with its raw record', () => {

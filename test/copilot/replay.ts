@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import type { TranslatedEvent } from '../../src/events.js';
 import type { ResolvedOpts } from '../../src/options.js';
+import { ofType } from '../support/events.js';
 
 export const fixtureDir = join(import.meta.dirname, '..', '..', 'fixtures', 'copilot', '1.0.102');
 
@@ -31,9 +32,6 @@ export function replayRecords(records: unknown[], opts: ResolvedOpts = {}): Tran
   return records.flatMap((record) => translator.translate(record));
 }
 
-export function ofType<T extends TranslatedEvent['type']>(events: TranslatedEvent[], type: T): Array<Extract<TranslatedEvent, { type: T }>> {
-  return events.filter((event): event is Extract<TranslatedEvent, { type: T }> => event.type === type);
-}
 
 /** Text a consumer assembles from deltas, honouring resets. */
 export function assembledDeltas(events: TranslatedEvent[]): string {

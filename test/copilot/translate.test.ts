@@ -1,6 +1,7 @@
 // Replays fixtures recorded from the real copilot 1.0.102 (npm run record -- copilot) through the translator.
 import { describe, expect, it } from 'vitest';
-import { assembledDeltas, fixtureMeta, fixtureNames, fixtureRecords, ofType, replay, replayRecords } from './replay.js';
+import { assembledDeltas, fixtureMeta, fixtureNames, fixtureRecords, replay, replayRecords } from './replay.js';
+import { ofType } from '../support/events.js';
 
 const partial = { streamPartialMessages: true };
 

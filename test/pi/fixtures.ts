@@ -24,6 +24,3 @@ export function replay(records: unknown[], opts: ResolvedOpts = {}): TranslatedE
   return records.flatMap((record) => translator.translate(record));
 }
 
-export function ofType<T extends TranslatedEvent['type']>(events: TranslatedEvent[], type: T): Extract<TranslatedEvent, { type: T }>[] {
-  return events.filter((event): event is Extract<TranslatedEvent, { type: T }> => event.type === type);
-}

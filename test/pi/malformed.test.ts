@@ -1,7 +1,8 @@
 // HAND-MADE input, not pi output: records pi could send in other versions or when something breaks,
 // to show the translator never crashes and never drops a record. Real pi output is in fixtures/pi/.
 import { describe, expect, it } from 'vitest';
-import { ofType, replay } from './fixtures.js';
+import { replay } from './fixtures.js';
+import { ofType } from '../support/events.js';
 
 describe('pi translator robustness (hand-made records)', () => {
   it('unknown record types and odd values become progress/unknown with the raw record', () => {

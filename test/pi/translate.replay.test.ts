@@ -1,6 +1,7 @@
 // Recorded pi runs, replayed: what a user of run() / onEvent sees for each scenario.
 import { describe, expect, it } from 'vitest';
-import { fixtureLines, fixtureVersions, ofType, replay } from './fixtures.js';
+import { fixtureLines, fixtureVersions, replay } from './fixtures.js';
+import { ofType } from '../support/events.js';
 
 const versions = fixtureVersions();
 

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
-import { run, tool, type CoderStreamEvent } from '../../src/index.js';
+import { run, tool } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { abortWhileHandlerRuns, bridgeUrlOfCliIn, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { ofType } from '../support/events.js';
 
 
 async function fake(script: Script) {
@@ -25,9 +26,6 @@ function toolResultsSent(model: FakeModel, index: number): string {
   const messages = (model.requests[index]?.body as { messages: Array<{ role: string; content: unknown }> }).messages;
   return JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content);
 }
-const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
-  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
-
 describe('custom tools with claude (real binary)', () => {
   it('the model calls the tool: the handler gets the parsed input, the result reaches the model, events use the tool\'s name', async () => {
     const { model, opts } = await fake([callTicket({ id: '42' }), { text: 'Ticket 42 is open.' }]);

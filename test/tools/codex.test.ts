@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
+import { run, tool, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { abortWhileHandlerRuns, bridgeUrlOfCliIn, codexBridgeNamespace, codexToolSearch, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { ofType } from '../support/events.js';
 
 
 async function setup(script: Script): Promise<{ fake: FakeModel; opts: SharedStartOpts }> {
@@ -29,9 +30,6 @@ function outputsSent(fake: FakeModel, index: number): string {
   const input = (fake.requests[index]?.body as { input: Array<{ type: string }> }).input;
   return JSON.stringify(input.filter((item) => item.type.endsWith('_output')));
 }
-const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
-  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
-
 describe('custom tools with codex (real binary)', () => {
   it('the model finds and calls the tool: parsed input, the result reaches the model, events use the tool\'s name', async () => {
     const { fake, opts } = await setup([...searchThenCall('lookup_ticket', { id: '42' }), { text: 'Ticket 42 is open.' }]);

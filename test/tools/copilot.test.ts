@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
-import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
-import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
+import { run, tool, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { abortWhileHandlerRuns, bridgeUrlOfCliIn, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { ofType } from '../support/events.js';
+import { unpackCopilot } from '../support/pinned-clis.js';
 
 
 async function setup(script: Script): Promise<{ fake: FakeModel; opts: SharedStartOpts; cwd: string }> {
@@ -26,15 +27,8 @@ function toolMessagesSent(fake: FakeModel, index: number): string {
   const messages = (fake.requests[index]?.body as { messages: Array<{ role: string }> }).messages;
   return JSON.stringify(messages.filter((message) => message.role === 'tool'));
 }
-const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
-  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
-
 describe('custom tools with copilot (real binary)', () => {
-  beforeAll(async () => {
-    // The first run in a HOME unpacks ~235 MB; do it once here rather than inside a timed test.
-    const { execa } = await import('execa');
-    await execa(copilotBinary, ['--version'], { env: { HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' } });
-  }, 120_000);
+  beforeAll(unpackCopilot, 120_000);
 
   it('the model calls the tool: the handler gets the parsed input, the result reaches the model, events use the tool\'s name', async () => {
     const { fake, opts } = await setup([callTool('lookup_ticket', { id: '42' }), { text: 'Ticket 42 is open.' }]);

@@ -9,12 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import { piBridgedToolNames } from '../../src/adapters/pi/translate.js';
-import { run, tool, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
+import { run, tool, type SharedStartOpts } from '../../src/index.js';
 import { startFakeChat, type FakeChatServer } from '../../src/testing/openai-chat.js';
 import { createPiEnv } from '../../src/testing/pi-env.js';
 import type { Script } from '../../src/testing/script.js';
 import { abortWhileHandlerRuns, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { ofType } from '../support/events.js';
 
 
 async function setup(script: Script): Promise<{ server: FakeChatServer; opts: SharedStartOpts }> {
@@ -33,9 +34,6 @@ const bodyOf = (server: FakeChatServer, index: number) => server.modelRequests[i
 /** The tool results the CLI sent back to the model in request `index`. */
 const toolResultsSent = (server: FakeChatServer, index: number) => JSON.stringify(bodyOf(server, index).messages.filter((m) => m.role === 'tool'));
 const toolsDeclared = (server: FakeChatServer, index: number) => (bodyOf(server, index).tools ?? []).map((t) => t.function.name).sort();
-const ofType = <T extends CoderStreamEvent['type']>(events: CoderStreamEvent[] | undefined, type: T) =>
-  (events ?? []).filter((event): event is Extract<CoderStreamEvent, { type: T }> => event.type === type);
-
 const callTicket = (input: unknown) => ({ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input }] });
 
 /** Pids of the processes working in `cwd` (pi sets its process title, so its argv is not in /proc). */
