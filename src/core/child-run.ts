@@ -9,6 +9,7 @@ import { LineSplitter } from './lines.js';
 import type { ProcessEnd } from './outcome.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { spawnCli, startError } from './spawn.js';
+import { StderrTail } from './stderr-tail.js';
 import { translateLine } from './translate-line.js';
 
 export const DEFAULTS = {
@@ -18,28 +19,14 @@ export const DEFAULTS = {
   stderrTailLines: 40,
 } as const;
 
+const STDERR_MAX_LINE_BYTES = 64 * 1024;
+
 /** Where events go besides onEvent; a slow consumer may ask the reader to pause. */
 export interface EventSink {
   push(event: CoderStreamEvent<string>): void;
   /** True while the consumer is behind: reading pauses until `whenDrained` resolves. */
   backlogged?(): boolean;
   whenDrained?(): Promise<void>;
-}
-
-/** The last lines of stderr, for error messages: a ring, because a flood is millions of lines. */
-class StderrTail {
-  private readonly lines: string[] = [];
-  private next = 0;
-  constructor(private readonly max: number) {}
-  add(line: string): void {
-    this.lines[this.next] = line;
-    this.next = (this.next + 1) % this.max;
-  }
-  toString(): string {
-    return [...this.lines.slice(this.next), ...this.lines.slice(0, this.next)]
-      .map((line) => (line.length > 2_000 ? `${line.slice(0, 2_000)}…` : line))
-      .join('\n');
-  }
 }
 
 interface Spawn {
@@ -109,20 +96,19 @@ export async function readChild(
     oversized: (bytes) =>
       onEvent({ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${bytes} bytes: longer than maxLineBytes (${opts.maxLineBytes ?? DEFAULTS.maxLineBytes})`, raw: null }),
   });
-  const stderrLines = new LineSplitter(64 * 1024, {
-    line: (line) => {
-      stderrTail.add(line);
-      onEvent({ type: 'stderr', line, raw: line });
-    },
-    oversized: (bytes) => stderrTail.add(`[stderr line of ${bytes} bytes skipped]`),
+  const stderrLines = new LineSplitter(STDERR_MAX_LINE_BYTES, {
+    line: (line) => onEvent({ type: 'stderr', line, raw: line }),
+    oversized: (bytes) =>
+      onEvent({ type: 'progress', kind: 'warning', subtype: 'stderr_line_skipped', message: `skipped a stderr line of ${bytes} bytes: longer than ${STDERR_MAX_LINE_BYTES}`, raw: null }),
   });
 
   // Backpressure: when a stream() consumer falls behind, the pipe that fed it pauses until it caught
   // up — each pipe on its own, so a stderr flood is held back as well as a fast stdout.
-  const readPipe = (pipe: Readable, lines: LineSplitter) => {
+  const readPipe = (pipe: Readable, lines: LineSplitter, tail?: StderrTail) => {
     let paused = false;
     pipe.on('data', (chunk: Buffer) => {
       lastActivity = Date.now();
+      tail?.push(chunk);
       lines.push(chunk);
       if (paused || !sink?.backlogged?.() || !sink.whenDrained) return;
       paused = true;
@@ -139,7 +125,7 @@ export async function readChild(
     pipe.on('close', () => lines.end());
   };
   readPipe(child.stdout, stdoutLines);
-  readPipe(child.stderr, stderrLines);
+  readPipe(child.stderr, stderrLines, stderrTail);
 
   // Leftovers: a grandchild still holding the pipes after the leader exited is stopped too. One that
   // left the group for a session of its own cannot be found any more (init adopted it): the pipes it

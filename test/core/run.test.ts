@@ -165,6 +165,14 @@ describe('run() when things go wrong', () => {
     expect(tail).toEqual([...lines.slice(60, 99), `${'y'.repeat(2000)}…`]);
   });
 
+  it('a stderr line over 64 KiB is a warning event, not a silent drop, and the lines after it still come', async () => {
+    const result = await run(fake, 'x', { ...script([{ err: 'y'.repeat(70_000) }, { err: 'after it' }, done()]), collectEvents: true });
+    expect(result.events?.filter((event) => event.type === 'progress' || event.type === 'stderr').map((event) => event.type === 'stderr' ? event.line : event.message)).toEqual([
+      'skipped a stderr line of 70000 bytes: longer than 65536',
+      'after it',
+    ]);
+  });
+
   it('usage an adapter reads at exit comes after done as this run\'s share; a file it cannot read is a warning, not a failure', async () => {
     const withFile = (afterExit: () => Promise<{ sessionTotal: Usage; raw: unknown } | undefined>) => {
       const base = fakeAdapter();
