@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as tsup } from 'tsup';
+import { bundleOptions, zodRuntimeOptions } from '../tsup.config.js';
 
 export const benchDir = fileURLToPath(new URL('.', import.meta.url));
 export const rootDir = fileURLToPath(new URL('..', import.meta.url));
@@ -30,20 +31,22 @@ function installVendorSdks(): void {
   execFileSync('npm', ['ci', '--omit=optional', '--no-audit', '--no-fund'], { cwd: benchDir, stdio: 'inherit' });
 }
 
-/** coderline bundled as the package builds it (ESM, code splitting), from `entry` into `out`. */
-function buildCoderline(entry: string, out: string) {
-  return tsup({
+/** coderline bundled as the package builds it (ESM, code splitting, zod's runtime beside it), from `srcDir` into `out`. */
+async function buildCoderline(srcDir: string, out: string): Promise<void> {
+  await tsup({
+    ...bundleOptions,
     config: false,
-    entry: { index: entry },
+    entry: { index: `${srcDir}/index.ts` },
     format: ['esm'],
     outDir: out,
-    target: 'node20',
     // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle).
     external: ['execa'],
     splitting: true,
     clean: true,
     silent: true,
   });
+  // Revisions before fix 14 load zod itself (they know no __ZOD_RUNTIME__).
+  if (existsSync(`${srcDir}/core/zod-runtime.ts`)) await tsup({ ...zodRuntimeOptions(srcDir, out), config: false, silent: true });
 }
 
 /** Bench programs as single `.mjs` files, each run in a process of its own. */
@@ -62,7 +65,7 @@ function buildPrograms(entry: Record<string, string>, out: string) {
 
 export async function buildBench(): Promise<void> {
   installVendorSdks();
-  await buildCoderline(`${rootDir}src/index.ts`, `${outDir}coderline`);
+  await buildCoderline(`${rootDir}src`, `${outDir}coderline`);
   await buildPrograms(Object.fromEntries(programs.map((name) => [name, `${benchDir}${name}.ts`])), outDir);
 }
 
@@ -73,7 +76,7 @@ export async function buildBaseline(rev: string): Promise<void> {
   rmSync(source, { recursive: true, force: true });
   mkdirSync(source, { recursive: true });
   execFileSync('sh', ['-c', `git archive ${rev} src | tar -x -C "${source}"`], { cwd: rootDir, stdio: 'inherit' });
-  await buildCoderline(`${source}src/index.ts`, `${outDir}baseline`);
+  await buildCoderline(`${source}src`, `${outDir}baseline`);
   mkdirSync(`${source}bench`);
   for (const file of ['retention.ts']) copyFileSync(`${benchDir}${file}`, `${source}bench/${file}`);
   await buildPrograms({ retention: `${source}bench/retention.ts` }, `${outDir}baseline`);

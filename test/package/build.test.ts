@@ -28,4 +28,25 @@ describe('the built package', () => {
     expect(cjs.trim()).toBe(esm.trim());
     if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
   });
+
+  // The bundle carries its own tree-shaken zod runtime (src/core/zod-runtime.ts): it must validate
+  // options without loading the zod package (whose entry points pull in every locale), and turn the
+  // caller's zod schemas, made with the caller's own zod, into JSON Schema.
+  it.each([
+    ['import()', `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); const { run, tool } = await import('coderline');`],
+    ['require()', `const { run, tool } = require('coderline');`],
+  ])('the bundle validates with its own zod runtime, under %s', (how, load) => {
+    const program = `${load}
+      const error = await run('claude', 'x', { maxTurns: 'three' }).catch((e) => e);
+      const loaded = Object.keys(require.cache).filter((file) => file.includes('zod')).map((file) => file.slice(file.indexOf('dist/')));
+      const { z } = require('zod');
+      const made = tool({ name: 'read', description: 'd', input: z.object({ path: z.string().describe('where') }), handler: () => '' });
+      console.log(JSON.stringify({ schema: made.inputJsonSchema, error: [error.name, error.message], loaded }));`;
+    const args = how === 'import()' ? ['--input-type=module', '-e', program] : ['-e', `(async () => { ${program} })()`];
+    const out = JSON.parse(execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' })) as { schema: unknown; error: string[]; loaded: string[] };
+    expect(out.error[0]).toBe('InvalidOptionsError');
+    expect(out.error[1]).toContain('maxTurns: Invalid input: expected number, received string');
+    expect(out.loaded).toEqual(['dist/zod-runtime.cjs']);
+    expect(out.schema).toMatchObject({ type: 'object', properties: { path: { type: 'string', description: 'where' } }, required: ['path'] });
+  });
 });
