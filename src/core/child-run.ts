@@ -21,12 +21,13 @@ export const DEFAULTS = {
 
 const STDERR_MAX_LINE_BYTES = 64 * 1024;
 
-/** Where events go besides onEvent; a slow consumer may ask the reader to pause. */
+/** Where events go besides onEvent; a consumer that pulls (stream()) paces the readers. */
 export interface EventSink {
   push(event: CoderStreamEvent<string>): void;
-  /** True while the consumer is behind: reading pauses until `whenDrained` resolves. */
-  backlogged?(): boolean;
-  whenDrained?(): Promise<void>;
+  /** True while the consumer has not taken all it was given: readers keep further lines back. */
+  isFull?(): boolean;
+  /** Calls `refill` once the consumer has taken everything and asks for more. */
+  whenEmpty?(refill: () => void): void;
 }
 
 interface Spawn {
@@ -88,7 +89,9 @@ export async function readChild(
     }
   };
 
+  const full = sink?.isFull && (() => sink.isFull!());
   const stdoutLines = new LineSplitter(opts.maxLineBytes ?? DEFAULTS.maxLineBytes, {
+    ...(full && { full }),
     line: (line) => {
       onRawLine?.(line);
       for (const event of translateLine(translator, adapter.name, line)) onEvent(event);
@@ -97,29 +100,34 @@ export async function readChild(
       onEvent({ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${bytes} bytes: longer than maxLineBytes (${opts.maxLineBytes ?? DEFAULTS.maxLineBytes})`, raw: null }),
   });
   const stderrLines = new LineSplitter(STDERR_MAX_LINE_BYTES, {
+    ...(full && { full }),
     line: (line) => onEvent({ type: 'stderr', line, raw: line }),
     oversized: (bytes) =>
       onEvent({ type: 'progress', kind: 'warning', subtype: 'stderr_line_skipped', message: `skipped a stderr line of ${bytes} bytes: longer than ${STDERR_MAX_LINE_BYTES}`, raw: null }),
   });
 
-  // Backpressure: when a stream() consumer falls behind, the pipe that fed it pauses until it caught
-  // up — each pipe on its own, so a stderr flood is held back as well as a fast stdout.
+  // Backpressure: while a stream() consumer has lines kept back for it, the pipe they came from is
+  // paused, and it reads on once the consumer took them all — each pipe on its own, so a stderr flood
+  // is held back as well as a fast stdout.
   const readPipe = (pipe: Readable, lines: LineSplitter, tail?: StderrTail) => {
     let paused = false;
+    const refill = () => {
+      lines.resume();
+      if (lines.holding) return sink?.whenEmpty?.(refill);
+      paused = false;
+      pausedPipes -= 1;
+      lastActivity = Date.now();
+      pipe.resume();
+    };
     pipe.on('data', (chunk: Buffer) => {
       lastActivity = Date.now();
       tail?.push(chunk);
       lines.push(chunk);
-      if (paused || !sink?.backlogged?.() || !sink.whenDrained) return;
+      if (paused || !lines.holding || !sink?.whenEmpty) return;
       paused = true;
       pausedPipes += 1;
       pipe.pause();
-      void sink.whenDrained().then(() => {
-        paused = false;
-        pausedPipes -= 1;
-        lastActivity = Date.now();
-        pipe.resume();
-      });
+      sink.whenEmpty(refill);
     });
     // 'close', not 'end': a pipe given up on below closes without ending.
     pipe.on('close', () => lines.end());

@@ -1,18 +1,18 @@
-// The async iterable behind `session.stream()`: one consumer, events in order, and backpressure —
-// when the consumer falls behind, the CLI's stdout is paused instead of events piling up in memory.
+// The async iterable behind `session.stream()`: one consumer, events in order, and backpressure that
+// the consumer drives: a reader hands out one batch of lines, keeps the rest of its chunk back as
+// bytes (its pipe paused), and is asked for the next batch only when the consumer finds the queue
+// empty. So events wait in the queue for as short a time as possible: events held across V8's
+// young-generation collections were what made a flooded stream() grow (docs/performance.md, fix 15).
 import type { CoderStreamEvent } from '../events.js';
 import type { EventSink } from './child-run.js';
-
-const HIGH_WATER = 512;
-const LOW_WATER = 64;
 
 export class EventStream<E extends CoderStreamEvent<string>> implements EventSink, AsyncIterable<E> {
   private readonly buffer: E[] = [];
   private head = 0;
   private waiting: ((next: IteratorResult<E>) => void) | undefined;
   private failWaiting: ((error: unknown) => void) | undefined;
-  /** One promise for every reader waiting for room (stdout and stderr each may wait). */
-  private drain: { promise: Promise<void>; resolve(): void } | undefined;
+  /** Readers with lines kept back (stdout, stderr), each waiting to be asked for more. */
+  private readonly refills = new Set<() => void>();
   private ended = false;
   private abandoned = false;
   private failure: { error: unknown } | undefined;
@@ -31,23 +31,12 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
     this.buffer.push(event as E);
   }
 
-  backlogged(): boolean {
-    return this.buffer.length - this.head >= HIGH_WATER;
+  isFull(): boolean {
+    return this.head < this.buffer.length;
   }
 
-  whenDrained(): Promise<void> {
-    if (!this.drain) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.drain = { promise, resolve };
-    }
-    return this.drain.promise;
-  }
-
-  private releaseDrain(): void {
-    const drain = this.drain;
-    this.drain = undefined;
-    drain?.resolve();
+  whenEmpty(refill: () => void): void {
+    this.refills.add(refill);
   }
 
   end(): void {
@@ -74,20 +63,23 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
     else resolve({ value: undefined, done: true });
   }
 
+  /** Asks every reader that kept lines back for its next batch. */
+  private refill(): void {
+    const readers = [...this.refills];
+    this.refills.clear();
+    for (const refill of readers) refill();
+  }
+
   private take(): E | undefined {
+    if (this.head >= this.buffer.length && this.refills.size > 0) this.refill();
     if (this.head >= this.buffer.length) return undefined;
     const event = this.buffer[this.head]!;
     this.head += 1;
-    // Taken events must not stay referenced from the array: each holds its raw record, and kept
-    // alive long enough it is promoted to the old generation, where garbage waits for a full GC.
+    // Taken events must not stay referenced from the array: each holds its raw record.
     if (this.head === this.buffer.length) {
       this.buffer.length = 0;
       this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.buffer.length) {
-      this.buffer.splice(0, this.head);
-      this.head = 0;
     }
-    if (this.drain && this.buffer.length - this.head <= LOW_WATER) this.releaseDrain();
     return event;
   }
 
@@ -108,7 +100,8 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
         this.buffer.length = 0;
         this.head = 0;
         if (!this.ended) this.onAbandon();
-        this.releaseDrain();
+        // Readers hand out what they kept back (dropped now) and read on, so the run can end.
+        this.refill();
         return Promise.resolve({ value: undefined, done: true });
       },
     };

@@ -4,6 +4,8 @@
 //
 // The complete lines of a chunk are decoded with one call and cut from that string: a Buffer and a
 // decode per line was measured as a third of the splitting cost on short lines (docs/performance.md).
+// For a consumer that pulls (`full`), they are decoded in batches, and the rest of the chunk waits as
+// bytes until the consumer has taken the batch (fix 15).
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -12,7 +14,12 @@ export interface LineHandlers {
   line(text: string): void;
   /** A line was dropped because it exceeded the cap; `bytes` is its full length. */
   oversized(bytes: number): void;
+  /** Asked before each batch of lines: true keeps the rest back, as bytes, until `resume()`. */
+  full?(): boolean;
 }
+
+/** With `full`, lines are handed out about this many bytes at a time. */
+const BATCH_BYTES = 16 * 1024;
 
 export class LineSplitter {
   /** The start of a line whose newline has not come yet. */
@@ -20,13 +27,25 @@ export class LineSplitter {
   private pendingBytes = 0;
   /** Bytes of an oversized line seen so far; -1 while not discarding. */
   private discarded = -1;
+  /** The rest of a chunk, from the start of a line, kept back while `full()` said so. */
+  private held: Buffer | undefined;
+  private ending = false;
 
   constructor(
     private readonly maxBytes: number,
     private readonly handlers: LineHandlers,
   ) {}
 
+  /** True while lines are kept back: call `resume()` when the consumer has room. */
+  get holding(): boolean {
+    return this.held !== undefined;
+  }
+
   push(chunk: Buffer): void {
+    if (this.held) {
+      this.held = Buffer.concat([this.held, chunk]);
+      return;
+    }
     let start = 0;
     if (this.discarded >= 0) {
       const end = chunk.indexOf(NEWLINE);
@@ -49,16 +68,33 @@ export class LineSplitter {
       this.finishPending(chunk.subarray(start, end));
       start = end + 1;
     }
-    if (start <= last) {
-      const lines = chunk.subarray(start, last);
+    const batchBytes = this.handlers.full ? BATCH_BYTES : Infinity;
+    while (start <= last) {
+      if (!this.ending && this.handlers.full?.()) {
+        this.held = chunk.subarray(start);
+        return;
+      }
+      // A batch ends at the first newline after batchBytes, or with the chunk's last complete line.
+      const end = last - start < batchBytes ? last : chunk.indexOf(NEWLINE, start + batchBytes - 1);
+      const lines = chunk.subarray(start, end);
       if (lines.length <= this.maxBytes) this.emitDecoded(lines.toString('utf8'));
       else this.emitMeasured(lines);
+      start = end + 1;
     }
     if (last + 1 < chunk.length) this.keep(chunk.subarray(last + 1));
   }
 
-  /** The stream ended: a last line without a newline is still a line. */
+  /** Goes on with the lines kept back, as far as `full()` lets it. */
+  resume(): void {
+    const rest = this.held;
+    this.held = undefined;
+    if (rest) this.push(rest);
+  }
+
+  /** The stream ended: lines kept back are all handed out, and a last line without a newline is still a line. */
   end(): void {
+    this.ending = true;
+    this.resume();
     if (this.discarded >= 0) {
       this.handlers.oversized(this.discarded);
       this.discarded = -1;

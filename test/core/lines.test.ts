@@ -63,3 +63,40 @@ describe('LineSplitter', () => {
     expect(result.oversized).toEqual([1200]);
   });
 });
+
+describe('LineSplitter with a consumer that pulls', () => {
+  it('hands out a batch per resume(), keeps chunks that come meanwhile, and loses nothing', () => {
+    const queue: string[] = [];
+    const taken: string[] = [];
+    const splitter = new LineSplitter(1024 * 1024, { line: (l) => queue.push(l), oversized: () => {}, full: () => queue.length > 0 });
+    const text = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'é🌍'.repeat(i % 7)}`).join('\n');
+    const bytes = Buffer.from(`${text}\npartial`);
+    // The second chunk comes while the first is kept back (cut inside a character, too).
+    splitter.push(bytes.subarray(0, 40_001));
+    splitter.push(bytes.subarray(40_001));
+    let resumes = 0;
+    while (queue.length > 0 || splitter.holding) {
+      taken.push(...queue.splice(0));
+      splitter.resume();
+      resumes += 1;
+    }
+    splitter.end();
+    taken.push(...queue.splice(0));
+    expect(taken).toEqual([...text.split('\n'), 'partial']);
+    expect(resumes).toBeGreaterThan(3);
+  });
+
+  it('stops between batches, never inside one, and end() hands out what was kept back', () => {
+    const lines: string[] = [];
+    const splitter = new LineSplitter(1024 * 1024, { line: (l) => lines.push(l), oversized: () => {}, full: () => lines.length > 0 });
+    const text = Array.from({ length: 10_000 }, (_, i) => `${i}`.padStart(20, '0')).join('\n');
+    splitter.push(Buffer.from(`${text}\n`));
+    // The first batch is about 16 KiB of lines; the rest waits.
+    expect(lines.length).toBeGreaterThan(700);
+    expect(lines.length).toBeLessThan(900);
+    expect(splitter.holding).toBe(true);
+    splitter.end();
+    expect(splitter.holding).toBe(false);
+    expect(lines).toEqual(text.split('\n'));
+  });
+});

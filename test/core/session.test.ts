@@ -97,6 +97,25 @@ describe('stream()', () => {
   });
 });
 
+describe('stream() with a consumer slower than the CLI', () => {
+  it('gets every line a CLI wrote before it exited, however long the consumer takes', async () => {
+    // The CLI has written everything and exited while the consumer sleeps on its first event.
+    const session = createCoder(fake, script([{ lines: 2000 }, done()])).start();
+    const stream = session.stream('go');
+    let count = 0;
+    for await (const event of stream) {
+      if (event.type !== 'message') continue;
+      if (count === 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(event.text).toBe(`line ${count}`);
+      count += 1;
+    }
+    expect(count).toBe(2000);
+    const result = await stream.result;
+    expect(result.status).toBe('success');
+    expect(result.events ?? []).toEqual([]);
+  }, 15_000);
+});
+
 describe('structured output', () => {
   const answer = z.object({ verdict: z.enum(['ok', 'bad']), score: z.number() });
 
