@@ -20,6 +20,8 @@ export const DEFAULTS = {
 } as const;
 
 const STDERR_MAX_LINE_BYTES = 64 * 1024;
+/** Bytes a pipe may have waiting for a stream() consumer before it is paused. */
+const MAX_HELD_BYTES = 256 * 1024;
 
 /** Where events go besides onEvent; a consumer that pulls (stream()) paces the readers. */
 export interface EventSink {
@@ -67,14 +69,15 @@ export async function readChild(
     stopping = terminateGroup(pid, steps);
   };
 
-  // Stall watch: any output counts as activity; time spent paused for a slow consumer does not count.
+  // Stall watch: any output counts as activity; time a stream() consumer takes for lines kept back for
+  // it does not count.
   let lastActivity = Date.now();
-  let pausedPipes = 0;
+  let holdingPipes = 0;
   let stallTimer: NodeJS.Timeout | undefined;
   const watchStall = (delay: number) => {
     stallTimer = setTimeout(() => {
       const idle = Date.now() - lastActivity;
-      if (pausedPipes > 0) watchStall(stallTimeoutMs);
+      if (holdingPipes > 0) watchStall(stallTimeoutMs);
       else if (idle >= stallTimeoutMs) stop('stall', STOP_STEPS);
       else watchStall(stallTimeoutMs - idle);
     }, delay);
@@ -106,28 +109,30 @@ export async function readChild(
       onEvent({ type: 'progress', kind: 'warning', subtype: 'stderr_line_skipped', message: `skipped a stderr line of ${bytes} bytes: longer than ${STDERR_MAX_LINE_BYTES}`, raw: null }),
   });
 
-  // Backpressure: while a stream() consumer has lines kept back for it, the pipe they came from is
-  // paused, and it reads on once the consumer took them all — each pipe on its own, so a stderr flood
-  // is held back as well as a fast stdout.
+  // Backpressure: lines a stream() consumer has not asked for yet wait as bytes, and their pipe pauses
+  // once they pass MAX_HELD_BYTES (a fast consumer never lets it come to that: a pause and resume per
+  // chunk cost 7 % on a short-line stream) — each pipe on its own, so a stderr flood is held back too.
   const readPipe = (pipe: Readable, lines: LineSplitter, tail?: StderrTail) => {
-    let paused = false;
+    let asked = false;
     const refill = () => {
       lines.resume();
       if (lines.holding) return sink?.whenEmpty?.(refill);
-      paused = false;
-      pausedPipes -= 1;
+      asked = false;
+      holdingPipes -= 1;
       lastActivity = Date.now();
-      pipe.resume();
+      if (pipe.isPaused()) pipe.resume();
     };
     pipe.on('data', (chunk: Buffer) => {
       lastActivity = Date.now();
       tail?.push(chunk);
       lines.push(chunk);
-      if (paused || !lines.holding || !sink?.whenEmpty) return;
-      paused = true;
-      pausedPipes += 1;
-      pipe.pause();
-      sink.whenEmpty(refill);
+      if (!lines.holding || !sink?.whenEmpty) return;
+      if (!asked) {
+        asked = true;
+        holdingPipes += 1;
+        sink.whenEmpty(refill);
+      }
+      if (lines.holdingBytes > MAX_HELD_BYTES) pipe.pause();
     });
     // 'close', not 'end': a pipe given up on below closes without ending.
     pipe.on('close', () => lines.end());

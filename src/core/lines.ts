@@ -27,8 +27,9 @@ export class LineSplitter {
   private pendingBytes = 0;
   /** Bytes of an oversized line seen so far; -1 while not discarding. */
   private discarded = -1;
-  /** The rest of a chunk, from the start of a line, kept back while `full()` said so. */
-  private held: Buffer | undefined;
+  /** Bytes kept back while `full()` said so: the rest of a chunk, from the start of a line, and the chunks after it. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
   private ending = false;
 
   constructor(
@@ -38,12 +39,17 @@ export class LineSplitter {
 
   /** True while lines are kept back: call `resume()` when the consumer has room. */
   get holding(): boolean {
-    return this.held !== undefined;
+    return this.held.length > 0;
+  }
+
+  /** How many bytes are kept back. */
+  get holdingBytes(): number {
+    return this.heldBytes;
   }
 
   push(chunk: Buffer): void {
-    if (this.held) {
-      this.held = Buffer.concat([this.held, chunk]);
+    if (this.held.length > 0) {
+      this.hold(chunk);
       return;
     }
     let start = 0;
@@ -71,7 +77,7 @@ export class LineSplitter {
     const batchBytes = this.handlers.full ? BATCH_BYTES : Infinity;
     while (start <= last) {
       if (!this.ending && this.handlers.full?.()) {
-        this.held = chunk.subarray(start);
+        this.hold(chunk.subarray(start));
         return;
       }
       // A batch ends at the first newline after batchBytes, or with the chunk's last complete line.
@@ -86,9 +92,15 @@ export class LineSplitter {
 
   /** Goes on with the lines kept back, as far as `full()` lets it. */
   resume(): void {
-    const rest = this.held;
-    this.held = undefined;
-    if (rest) this.push(rest);
+    const held = this.held;
+    this.held = [];
+    this.heldBytes = 0;
+    for (const chunk of held) this.push(chunk);
+  }
+
+  private hold(bytes: Buffer): void {
+    this.held.push(bytes);
+    this.heldBytes += bytes.length;
   }
 
   /** The stream ended: lines kept back are all handed out, and a last line without a newline is still a line. */

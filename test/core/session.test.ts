@@ -98,6 +98,25 @@ describe('stream()', () => {
 });
 
 describe('stream() with a consumer slower than the CLI', () => {
+  it('keeps the CLI from writing far ahead of the consumer, and its wait is no stall', async () => {
+    // ~1 MB of lines: far more than the SDK lets wait for a consumer, so the CLI must wait for it.
+    const session = createCoder(fake, { ...script([{ lines: 20_000 }, { stamp: 1 }, done()]), stallTimeoutMs: 300 }).start();
+    const stream = session.stream('go');
+    let wokeAt = 0;
+    let writtenBy = 0;
+    for await (const event of stream) {
+      if (event.type !== 'message') continue;
+      if (wokeAt === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        wokeAt = Date.now();
+      }
+      if (event.text.startsWith('written by ')) writtenBy = Number(event.text.slice('written by '.length));
+    }
+    expect(writtenBy).toBeGreaterThanOrEqual(wokeAt);
+    expect((await stream.result).status).toBe('success');
+  });
+
+
   it('gets every line a CLI wrote before it exited, however long the consumer takes', async () => {
     // The CLI has written everything and exited while the consumer sleeps on its first event.
     const session = createCoder(fake, script([{ lines: 2000 }, done()])).start();

@@ -26,6 +26,7 @@ for (const step of steps) {
   else if ('err' in step) await write(process.stderr, line(step.err));
   else if ('rawHex' in step) await write(process.stdout, Buffer.from(step.rawHex, 'hex'));
   else if ('sleep' in step) await sleep(step.sleep);
+  else if ('stamp' in step) await write(process.stdout, line({ type: 'message', text: `written by ${Date.now()}` }));
   else if ('echoStdin' in step) await write(process.stdout, line({ type: 'stdin', text: await readStdin() }));
   else if ('usageFromPrompt' in step) {
     // Reports the prompt's number as a running total, the way CLIs with session totals do.
