@@ -1,6 +1,6 @@
 // The async iterable behind `session.stream()`: one consumer, events in order, and backpressure that
-// the consumer drives: a reader hands out one batch of lines, keeps the rest of its chunk back as
-// bytes (its pipe paused), and is asked for the next batch only when the consumer finds the queue
+// the consumer drives: a reader hands out one batch of lines, keeps the rest back as bytes (pausing
+// its pipe when they pile up), and is asked for the next batch only when the consumer finds the queue
 // empty. So events wait in the queue for as short a time as possible: events held across V8's
 // young-generation collections were what made a flooded stream() grow (docs/performance.md, fix 15).
 import type { CoderStreamEvent } from '../events.js';
