@@ -12,7 +12,7 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
   private waiting: ((next: IteratorResult<E>) => void) | undefined;
   private failWaiting: ((error: unknown) => void) | undefined;
   /** Readers with lines kept back (stdout, stderr), each waiting to be asked for more. */
-  private readonly refills = new Set<() => void>();
+  private refills: Array<() => void> = [];
   private ended = false;
   private abandoned = false;
   private failure: { error: unknown } | undefined;
@@ -36,7 +36,7 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
   }
 
   whenEmpty(refill: () => void): void {
-    this.refills.add(refill);
+    this.refills.push(refill);
   }
 
   end(): void {
@@ -65,13 +65,13 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
 
   /** Asks every reader that kept lines back for its next batch. */
   private refill(): void {
-    const readers = [...this.refills];
-    this.refills.clear();
+    const readers = this.refills;
+    this.refills = [];
     for (const refill of readers) refill();
   }
 
   private take(): E | undefined {
-    if (this.head >= this.buffer.length && this.refills.size > 0) this.refill();
+    if (this.head >= this.buffer.length && this.refills.length > 0) this.refill();
     if (this.head >= this.buffer.length) return undefined;
     const event = this.buffer[this.head]!;
     this.head += 1;
