@@ -22,6 +22,12 @@ export const DEFAULTS = {
 const STDERR_MAX_LINE_BYTES = 64 * 1024;
 /** Bytes a pipe may have waiting for a stream() consumer before it is paused. */
 const MAX_HELD_BYTES = 256 * 1024;
+/**
+ * A stdout of short records (Codex's) is handed to a stream() consumer a whole pipe read at a time.
+ * stderr keeps small batches: a flood of its short lines waits in the queue beside stdout's events,
+ * and with both large the flooded stream grew again (docs/performance.md, fix 16).
+ */
+const STDOUT_SHORT_LINE_BATCH_BYTES = 64 * 1024;
 
 /** Where events go besides onEvent; a consumer that pulls (stream()) paces the readers. */
 export interface EventSink {
@@ -101,7 +107,7 @@ export async function readChild(
     },
     oversized: (bytes) =>
       onEvent({ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${bytes} bytes: longer than maxLineBytes (${opts.maxLineBytes ?? DEFAULTS.maxLineBytes})`, raw: null }),
-  });
+  }, { shortLineBatchBytes: STDOUT_SHORT_LINE_BATCH_BYTES });
   const stderrLines = new LineSplitter(STDERR_MAX_LINE_BYTES, {
     ...(full && { full }),
     line: (line) => onEvent({ type: 'stderr', line, raw: line }),

@@ -5,7 +5,9 @@
 // The complete lines of a chunk are decoded with one call and cut from that string: a Buffer and a
 // decode per line was measured as a third of the splitting cost on short lines (docs/performance.md).
 // For a consumer that pulls (`full`), they are decoded in batches, and the rest of the chunk waits as
-// bytes until the consumer has taken the batch (fix 15).
+// bytes until the consumer has taken the batch (fix 15): a batch waiting in a queue keeps its events
+// alive, so batches are small — but each costs time, so a stream of short lines, whose events are
+// small, may be given larger ones (`shortLineBatchBytes`).
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -20,6 +22,13 @@ export interface LineHandlers {
 
 /** With `full`, lines are handed out about this many bytes at a time. */
 const BATCH_BYTES = 16 * 1024;
+/** Lines shorter than this on average make a stream of short lines. */
+const SHORT_LINE_BYTES = 1024;
+
+export interface LineSplitterOptions {
+  /** The batch size while the lines so far average under 1 KiB (default: the same 16 KiB). */
+  shortLineBatchBytes?: number;
+}
 
 export class LineSplitter {
   /** The start of a line whose newline has not come yet. */
@@ -31,10 +40,14 @@ export class LineSplitter {
   private held: Buffer[] = [];
   private heldBytes = 0;
   private ending = false;
+  /** Bytes and lines handed out in batches so far: their average picks the batch size. */
+  private batchedBytes = 0;
+  private batchedLines = 0;
 
   constructor(
     private readonly maxBytes: number,
     private readonly handlers: LineHandlers,
+    private readonly options: LineSplitterOptions = {},
   ) {}
 
   /** True while lines are kept back: call `resume()` when the consumer has room. */
@@ -74,7 +87,7 @@ export class LineSplitter {
       this.finishPending(chunk.subarray(start, end));
       start = end + 1;
     }
-    const batchBytes = this.handlers.full ? BATCH_BYTES : Infinity;
+    const batchBytes = this.batchBytes();
     while (start <= last) {
       if (!this.ending && this.handlers.full?.()) {
         this.hold(chunk.subarray(start));
@@ -83,11 +96,18 @@ export class LineSplitter {
       // A batch ends at the first newline after batchBytes, or with the chunk's last complete line.
       const end = last - start < batchBytes ? last : chunk.indexOf(NEWLINE, start + batchBytes - 1);
       const lines = chunk.subarray(start, end);
-      if (lines.length <= this.maxBytes) this.emitDecoded(lines.toString('utf8'));
+      this.batchedBytes += lines.length;
+      if (lines.length <= this.maxBytes) this.batchedLines += this.emitDecoded(lines.toString('utf8'));
       else this.emitMeasured(lines);
       start = end + 1;
     }
     if (last + 1 < chunk.length) this.keep(chunk.subarray(last + 1));
+  }
+
+  private batchBytes(): number {
+    if (!this.handlers.full) return Infinity;
+    const short = this.options.shortLineBatchBytes;
+    return short !== undefined && this.batchedBytes < SHORT_LINE_BYTES * this.batchedLines ? short : BATCH_BYTES;
   }
 
   /** Goes on with the lines kept back, as far as `full()` lets it. */
@@ -136,14 +156,14 @@ export class LineSplitter {
     }
   }
 
-  /** Lines that together fit the cap, so none of them can exceed it. */
-  private emitDecoded(text: string): void {
+  /** Lines that together fit the cap, so none of them can exceed it; returns how many there were. */
+  private emitDecoded(text: string): number {
     let start = 0;
-    for (;;) {
+    for (let count = 1; ; count += 1) {
       const end = text.indexOf('\n', start);
       const line = end === -1 ? text.slice(start) : text.slice(start, end);
       this.handlers.line(line.charCodeAt(line.length - 1) === CARRIAGE_RETURN ? line.slice(0, -1) : line);
-      if (end === -1) return;
+      if (end === -1) return count;
       start = end + 1;
     }
   }

@@ -99,4 +99,24 @@ describe('LineSplitter with a consumer that pulls', () => {
     expect(splitter.holding).toBe(false);
     expect(lines).toEqual(text.split('\n'));
   });
+
+  it('gives a stream of short lines larger batches when asked, never one of long lines', () => {
+    const batchesOf = (lineBytes: number) => {
+      const queue: string[] = [];
+      const sizes: number[] = [];
+      const splitter = new LineSplitter(1024 * 1024, { line: (l) => queue.push(l), oversized: () => {}, full: () => queue.length > 0 }, { shortLineBatchBytes: 64 * 1024 });
+      splitter.push(Buffer.from(`${'x'.repeat(lineBytes - 1)}\n`.repeat(Math.ceil((256 * 1024) / lineBytes))));
+      while (queue.length > 0) {
+        sizes.push(queue.length * lineBytes);
+        queue.length = 0;
+        splitter.resume();
+      }
+      return sizes;
+    };
+    const short = batchesOf(100);
+    // The first batch is the usual 16 KiB: no average yet.
+    expect(short[0]).toBeLessThan(17 * 1024);
+    expect(short[1]).toBeGreaterThan(63 * 1024);
+    expect(Math.max(...batchesOf(2000))).toBeLessThan(18 * 1024);
+  });
 });
