@@ -43,7 +43,7 @@ export type EventExtra<P extends string = string> = Readonly<
 
 interface EventBase<P extends string> {
   provider: P;
-  /** Milliseconds since the epoch when the event was produced (injected clock in replay). */
+  /** Milliseconds since the epoch when the event was produced; events translated together (one batch of lines) share one reading. `coderline replay` gives 0. */
   ts: number;
   /** The parsed record this event came from (the raw text for lines that were not JSON). */
   raw: unknown;

@@ -64,12 +64,15 @@ describe('stream()', () => {
   it('yields events while the CLI runs and exposes the result', async () => {
     const session = createCoder(fake, script([{ out: { type: 'message', text: 'a', delta: true } }, { sleep: 100 }, { out: { type: 'message', text: 'b', delta: true } }, done('ab')])).start();
     const stream = session.stream('go');
-    const seen: Array<[string, number]> = [];
-    for await (const event of stream) seen.push([event.type, Date.now()]);
+    const seen: Array<[string, number, number]> = [];
+    for await (const event of stream) seen.push([event.type, Date.now(), event.ts]);
     const result = await stream.result;
     expect(seen.map(([type]) => type)).toEqual(['message', 'message', 'done']);
-    // The first delta arrived before the CLI slept: events are not held until the end.
+    // The first delta arrived before the CLI slept: events are not held until the end, and their
+    // timestamps say when each came.
     expect(seen[1]![1] - seen[0]![1]).toBeGreaterThanOrEqual(80);
+    expect(seen[1]![2] - seen[0]![2]).toBeGreaterThanOrEqual(80);
+    expect(Math.abs(seen[0]![2] - seen[0]![1])).toBeLessThan(50);
     expect(result.text).toBe('ab');
   });
 
