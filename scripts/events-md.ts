@@ -14,7 +14,7 @@ const meaning: Record<CoderEventType, string> = {
   tool_use: 'The agent calls a tool: `id`, `name`, `input`.',
   tool_result: 'A tool finished: `id`, `name` (joined from the call when the record lacks it), `output`, `isError`.',
   progress: 'Everything else worth seeing: retries (`kind: "retry"`), status, warnings, tool output, and records the adapter does not know (`kind: "unknown"`, with the raw record) — never dropped.',
-  usage: 'Tokens (and cost when the CLI prices them) of this run: per-run even where the CLI reports session totals. Copilot\'s tokens are not on stdout: they come from the usage file the CLI writes at exit, in a `usage` event after `done` (not in the table below, which replays stdout records).',
+  usage: 'Tokens (and cost when the CLI prices them) of this run: per-run even where the CLI reports session totals (counted from the total this process last saw for the session; a session continued with `resumeLatest()` that another process ran reports its whole total the first time). Copilot\'s tokens are not on stdout: they come from the usage file the CLI writes at exit, in a `usage` event after `done` (not in the table below, which replays stdout records).',
   error: 'A typed error (`code`): `fatal: true` decides the run\'s outcome, `fatal: false` is reported and the run goes on.',
   stderr: 'One line the CLI wrote to stderr, as it happens (the core emits these; no stdout record involved).',
   done: 'The CLI\'s terminal record: `status`, final `text`, `sessionId`, native structured `output`. The exit code can still overrule it.',

@@ -34,16 +34,19 @@ export interface ExecuteRequest {
   cwd: string;
   coderStateDir(): Promise<string>;
   memory: SessionMemory;
+  /** What this coder remembers of a session, for a run that learns its session only from the CLI (resumeLatest()). */
+  knownSession?(sessionId: string): SessionMemory | undefined;
   sink?: EventSink;
 }
 
 export async function execute(request: ExecuteRequest): Promise<RunResult<unknown, string>> {
-  const { adapter, opts, memory } = request;
+  const { adapter, opts } = request;
+  let memory = request.memory;
   const started = Date.now();
   const cwd = resolve(request.cwd);
   const tracker = new RunTracker(adapter.usageIsCumulative);
   const collected: CoderStreamEvent<string>[] | undefined = opts.collectEvents ? [] : undefined;
-  const usageBaseline = memory.usageTotal;
+  let usageBaseline = memory.usageTotal;
   let lastUsageTotal: Usage | undefined;
   // A throwing user callback stops the run, and its error is what the caller gets.
   let callbackError: unknown;
@@ -55,6 +58,18 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       callbackError ??= error;
       internal.abort();
     }
+  };
+
+  /**
+   * A run that continues the latest session learns which one from the CLI: if this coder ran it
+   * before, its shares count from the total remembered for it, and the new total goes there.
+   */
+  const adoptKnownSession = (sessionId: string | undefined) => {
+    if (request.session.kind !== 'continue' || sessionId === undefined || lastUsageTotal) return;
+    const known = request.knownSession?.(sessionId);
+    if (!known) return;
+    memory = known;
+    usageBaseline = known.usageTotal;
   };
 
   /** This run's share of a session total a CLI reported; the total is remembered for the next run. */
@@ -80,6 +95,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     let event = translated as CoderStreamEvent<string>;
     event.provider = adapter.name;
     event.ts = timestamp();
+    if (event.type === 'init') adoptKnownSession(event.sessionId);
     if (event.type === 'usage' && adapter.usageIsCumulative) event = { ...event, usage: shareOf(event.usage) };
     tracker.observe(event);
     collected?.push(event);
@@ -108,7 +124,9 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       emit({ type: 'progress', kind: 'warning', subtype: 'after_exit', message: `could not read the usage ${adapter.name} wrote at exit: ${String(error)}`, raw: null });
       return undefined;
     });
-    if (report) emit({ type: 'usage', usage: shareOf(report.sessionTotal), raw: report.raw });
+    if (!report) return;
+    adoptKnownSession(tracker.sessionId);
+    emit({ type: 'usage', usage: shareOf(report.sessionTotal), raw: report.raw });
   };
 
   const cancelledBeforeStart = (cliVersion: string | undefined) =>

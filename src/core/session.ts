@@ -73,6 +73,11 @@ export class Coder<P extends string = string> {
     return memory;
   }
 
+  /** @internal What this coder remembers of a session it has run, if it has. */
+  knownSession(sessionId: string): SessionMemory | undefined {
+    return this.memories.get(sessionId);
+  }
+
   /** @internal */
   stateDir(): Promise<string> {
     return this.state.path();
@@ -170,6 +175,7 @@ export class Session<P extends string = string> {
         cwd: this.cwd,
         coderStateDir: () => this.coder.stateDir(),
         memory: this.coder.memoryFor(target.kind === 'resume' ? target.sessionId : undefined, this.newSessionMemory),
+        knownSession: (sessionId) => this.coder.knownSession(sessionId),
         ...(sink ? { sink } : {}),
       }),
     );

@@ -51,6 +51,16 @@ describe('sessions', () => {
     expect((await coder.resume('cum').run('400')).usage.inputTokens).toBe(150);
   });
 
+  it('resumeLatest() counts from the total of the session the CLI picks, when this coder ran it', async () => {
+    const coder = createCoder(fakeAdapter({ usageIsCumulative: true }), script([{ out: { type: 'init', sessionId: 'latest' } }, { usageFromPrompt: 1 }, done()]));
+    await coder.start().run('100');
+    const continued = await coder.resumeLatest().run('250', { collectEvents: true });
+    expect(continued.usage.inputTokens).toBe(150);
+    expect(continued.events?.find((e) => e.type === 'usage')).toMatchObject({ usage: { inputTokens: 150 } });
+    // And the session's remembered total moved on: the next resume counts from 250.
+    expect((await coder.resume('latest').run('400')).usage.inputTokens).toBe(150);
+  });
+
   it("counts a fork from its parent's total, not from zero", async () => {
     const coder = createCoder(fakeAdapter({ usageIsCumulative: true }), script([{ out: { type: 'init', sessionId: 'parent' } }, { usageFromPrompt: 1 }, done()]));
     const parent = coder.start();
