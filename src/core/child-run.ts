@@ -116,8 +116,8 @@ export async function readChild(
   });
 
   // Backpressure: lines a stream() consumer has not asked for yet wait as bytes, and their pipe pauses
-  // once they pass MAX_HELD_BYTES (a fast consumer never lets it come to that: a pause and resume per
-  // chunk cost 7 % on a short-line stream) — each pipe on its own, so a stderr flood is held back too.
+  // once they pass MAX_HELD_BYTES (so a consumer that keeps up never has the pipe paused and resumed
+  // at every read) — each pipe on its own, so a stderr flood is held back too.
   const readPipe = (pipe: Readable, lines: LineSplitter, tail?: StderrTail) => {
     let asked = false;
     const refill = () => {
