@@ -4,11 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
-import { run, tool } from '../../src/index.js';
+import { run } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
-import { abortWhileHandlerRuns, bridgeUrlOfCliIn, ticketTool } from './support.js';
+import { abortWhileHandlerRuns, bridgeUrlOfCliIn, flakyTool, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { ofType } from '../support/events.js';
 
@@ -46,7 +45,7 @@ describe('custom tools with claude (real binary)', () => {
 
   it('a handler that throws: the model gets the error as a failed tool result and the run goes on', async () => {
     const { model, opts } = await fake([{ toolCalls: [{ name: 'mcp__coderline__flaky', input: {} }] }, { text: 'The lookup failed.' }]);
-    const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
+    const flaky = flakyTool();
     const result = await run(claudeAdapter, 'Try it', { ...opts, tools: [flaky], collectEvents: true });
     expect(result).toMatchObject({ status: 'success', text: 'The lookup failed.' });
     expect(ofType(result.events, 'tool_result')[0]).toMatchObject({ name: 'flaky', isError: true, output: expect.stringContaining('ticket database unreachable') });

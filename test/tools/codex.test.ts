@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { run, tool, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
-import { abortWhileHandlerRuns, bridgeUrlOfCliIn, codexBridgeNamespace, codexToolSearch, ticketTool } from './support.js';
+import { abortWhileHandlerRuns, bridgeUrlOfCliIn, codexBridgeNamespace, codexToolSearch, flakyTool, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { ofType } from '../support/events.js';
 
@@ -49,7 +49,7 @@ describe('custom tools with codex (real binary)', () => {
   });
 
   it('a throwing handler and invalid input are failed tool results the model sees', async () => {
-    const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
+    const flaky = flakyTool();
     const calls: Parameters<typeof ticketTool>[0] = [];
     const { fake, opts } = await setup([
       { toolCalls: [codexToolSearch('flaky lookup ticket')] },

@@ -4,11 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
-import { run, tool, type SharedStartOpts } from '../../src/index.js';
+import { run, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
-import { abortWhileHandlerRuns, bridgeUrlOfCliIn, ticketTool } from './support.js';
+import { abortWhileHandlerRuns, bridgeUrlOfCliIn, flakyTool, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { ofType } from '../support/events.js';
 import { unpackCopilot } from '../support/pinned-clis.js';
@@ -49,7 +48,7 @@ describe('custom tools with copilot (real binary)', () => {
   });
 
   it('a throwing handler and invalid input are failed tool results the model sees; the handler never gets bad input', async () => {
-    const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
+    const flaky = flakyTool();
     const calls: Parameters<typeof ticketTool>[0] = [];
     const { fake, opts } = await setup([
       { toolCalls: [{ name: 'coderline-flaky', input: {} }, { name: 'coderline-lookup_ticket', input: { id: 'x' } }] },

@@ -13,7 +13,7 @@ import { run, tool, type SharedStartOpts } from '../../src/index.js';
 import { startFakeChat, type FakeChatServer } from '../../src/testing/openai-chat.js';
 import { createPiEnv } from '../../src/testing/pi-env.js';
 import type { Script } from '../../src/testing/script.js';
-import { abortWhileHandlerRuns, ticketTool } from './support.js';
+import { abortWhileHandlerRuns, flakyTool, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { ofType } from '../support/events.js';
 
@@ -125,7 +125,7 @@ describe('custom tools with pi (real binary)', () => {
   });
 
   it('a throwing handler and invalid input are failed tool results the model sees (also with piNoExtensions)', async () => {
-    const flaky = tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
+    const flaky = flakyTool();
     const calls: Parameters<typeof ticketTool>[0] = [];
     const { server, opts } = await setup([
       { toolCalls: [{ name: 'mcp__coderline__flaky', input: {} }, { name: 'mcp__coderline__lookup_ticket', input: { id: 'x' } }] },

@@ -60,6 +60,10 @@ export function ticketTool(calls: Array<{ input: { id: string }; signal: AbortSi
   });
 }
 
+/** A tool whose handler always throws, with the message the model must get back. */
+export const flakyTool = (): Tool<Record<string, never>> =>
+  tool({ name: 'flaky', description: 'Always fails', input: z.object({}), handler: () => { throw new Error('ticket database unreachable'); } });
+
 /** A scripted call of Codex's `tool_search` (the fake Responses server sends it as a `tool_search_call` item). */
 export const codexToolSearch = (query: string) => ({ name: 'tool_search', input: { query, limit: 8 } });
 /** Codex exposes the bridge's tools in this namespace once `tool_search` found them. */
