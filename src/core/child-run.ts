@@ -148,9 +148,11 @@ export async function readChild(
 
   // Leftovers: a grandchild still holding the pipes after the leader exited is stopped too. One that
   // left the group for a session of its own cannot be found any more (init adopted it): the pipes it
-  // holds are given up on, so the run still ends.
-  const giveUpOnPipes = () => {
+  // holds are given up on, so the run still ends. A pipe paused for a stream() consumer is open
+  // because of us: it is looked at again once more than a second has passed.
+  const giveUpOnPipes = (): void => {
     const open = [child.stdout, child.stderr].filter((pipe) => !pipe.closed);
+    if (open.some((pipe) => pipe.isPaused())) return void setTimeout(giveUpOnPipes, 1_000).unref();
     if (open.length === 0) return;
     onEvent({ type: 'progress', kind: 'warning', subtype: 'pipes_held', message: 'a process outside the CLI\'s process group kept its output open after the CLI exited; stopped reading it', raw: null });
     for (const pipe of open) pipe.destroy();
