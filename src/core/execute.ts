@@ -18,13 +18,11 @@ import { unpassableToProcess } from './spawn.js';
 import { subtractUsage } from './usage.js';
 import { checkVersion } from './version.js';
 
-
 /** What a session remembers between its runs. */
 export interface SessionMemory {
   /** The last cumulative usage total a CLI reported, to turn the next total into a per-run share. */
   usageTotal?: Usage;
 }
-
 
 export interface ExecuteRequest {
   adapter: AdapterSpec;
