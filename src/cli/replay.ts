@@ -1,13 +1,12 @@
 // `coderline replay FILE`: the events a recording translates to, through the adapter's pure
 // translator. Deterministic: every event gets ts 0, so two replays print the same bytes.
-import { readFile } from 'node:fs/promises';
 import type { CoderStreamEvent, ProviderName, TranslatedEvent } from '../index.js';
 import { translateLine } from '../core/translate-line.js';
 import { builtInAdapters } from '../registry.js';
 import { describeEvent } from './progress.js';
 import { parseRecording, type RecordingHeader } from './recording.js';
 import { PROVIDERS } from './run-args.js';
-import { parseCommandArgs, UsageError } from './usage-error.js';
+import { parseCommandArgs, readNamedFile, UsageError } from './usage-error.js';
 
 export const replayFlags = {
   cli: { type: 'string', description: 'The CLI that printed the lines; needed only for a file without a coderline header' },
@@ -30,12 +29,7 @@ export async function replayCommand(argv: readonly string[]): Promise<number | '
   const [file, ...extra] = positionals;
   if (file === undefined || extra.length > 0) throw new UsageError('replay takes exactly one recording file', 'Example: coderline replay run.jsonl');
 
-  let content: string;
-  try {
-    content = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 'Pass a file written by `coderline record -o FILE`.');
-  }
+  const content = await readNamedFile(file, `"${file}"`, 'Pass a file written by `coderline record -o FILE`.');
   const { header, lines } = parseRecording(content);
   const cli = values.cli ?? header?.cli;
   if (cli === undefined) throw new UsageError(`"${file}" has no coderline header, so the CLI is unknown`, `Say which CLI printed it: --cli ${PROVIDERS.join('|')}`);

@@ -1,13 +1,13 @@
 // `coderline run` and `coderline record`: one prompt through one CLI. Progress on stderr, the
 // answer (or JSON) on stdout, the outcome in the exit code; Ctrl-C aborts the agent cleanly.
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { createCoder, optionSchemas, type CoderStreamEvent, type ProviderName, type RunResult, type Session } from '../index.js';
 import { exitCodeForResult } from './exit-codes.js';
 import { ProgressReporter, summaryLine } from './progress.js';
 import { formatRecording, RECORDING_FORMAT, shareableOptions } from './recording.js';
 import type { RunPlan } from './run-args.js';
-import { UsageError } from './usage-error.js';
+import { readNamedFile, UsageError } from './usage-error.js';
 
 async function readPrompt(plan: RunPlan): Promise<string> {
   if (plan.prompt !== '-') return plan.prompt;
@@ -18,12 +18,7 @@ async function readPrompt(plan: RunPlan): Promise<string> {
 }
 
 async function readSchema(file: string): Promise<Record<string, unknown>> {
-  let content: string;
-  try {
-    content = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read --schema file "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 'Pass the path of a JSON Schema file.');
-  }
+  const content = await readNamedFile(file, `--schema file "${file}"`, 'Pass the path of a JSON Schema file.');
   try {
     const schema = JSON.parse(content) as unknown;
     if (schema && typeof schema === 'object' && !Array.isArray(schema)) return schema as Record<string, unknown>;

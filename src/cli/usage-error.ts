@@ -1,4 +1,5 @@
 // A mistake in the command line: reported with what was wrong and how to fix it, exit code 2.
+import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {
@@ -33,5 +34,14 @@ export function parseCommandArgs<T extends ParseArgsConfig>(command: string, con
     return parseArgs(config);
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0] ?? String(error), `Run \`coderline ${command} --help\`.`);
+  }
+}
+
+/** A file the command line names; one that cannot be read is a UsageError saying why (ENOENT, EACCES, …). */
+export async function readNamedFile(file: string, named: string, hint: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${named}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, hint);
   }
 }
