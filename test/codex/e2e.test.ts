@@ -12,6 +12,7 @@ import { startFakeModel, streamClosedStep, type FakeEnvOptions, type FakeModel, 
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { ofType } from '../support/events.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { waitFor } from '../support/wait.js';
 
 const fakes: FakeModel[] = [];
 afterEach(async () => {
@@ -247,7 +248,7 @@ describe('codex e2e (real binary)', () => {
     expect(isGroupAlive(result.pid!)).toBe(false);
   });
 
-  it('abort during a sandboxed command: the command is gone, and the sandbox leaves its mount targets in the private TMPDIR, not /tmp', async () => {
+  it('abort during a sandboxed command: cancelled, and the command is gone too', async () => {
     const marker = uniqueMarker('codex-abort');
     cleanupAfterTest(() => killMarked(marker));
     const { opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
@@ -264,9 +265,30 @@ describe('codex e2e (real binary)', () => {
     expect(await commandRan).toBe(true);
     expect(isGroupAlive(result.pid!)).toBe(false);
     expect(pidsWithMarker(marker)).toEqual([]);
-    // A killed sandbox leaves an empty `.git` in each writable root; under /tmp it would make every
-    // other CLI take a working directory there for a git repository.
+  });
+
+  // A sandbox whose command outlives the CLI leaves an empty `.git` (and `.agents`, `.codex`) in each
+  // writable root; in /tmp that would make every other CLI take a working directory there for a git
+  // repository. Here the turn ends while the command it left in the background still runs.
+  it('a sandboxed command that outlives codex leaves its mount targets in the testing kit\'s private TMPDIR, never in /tmp', async () => {
+    const marker = uniqueMarker('codex-background');
+    cleanupAfterTest(() => killMarked(marker));
+    const slashTmpHadGit = existsSync('/tmp/.git');
+    const command = { cmd: `exec -a ${marker} sleep 30`, yield_time_ms: 500 };
+    const { opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: command }] }, { text: 'Left it running.' }]);
+    let commandRan: Promise<boolean> | undefined;
+    const result = await run(codexAdapter, 'Sleep.', {
+      ...opts,
+      onEvent: (event) => {
+        if (event.type === 'tool_use') commandRan ??= markedProcessStarts(marker);
+      },
+    });
+    expect(result).toMatchObject({ status: 'success', text: 'Left it running.' });
+    expect(await commandRan).toBe(true);
+    await waitFor(() => pidsWithMarker(marker).length === 0, 10_000);
     expect(existsSync(join(opts.extraEnv!.TMPDIR!, '.git'))).toBe(true);
+    // Only where this test can tell: a /tmp/.git from before is not this run's.
+    if (!slashTmpHadGit) expect(existsSync('/tmp/.git')).toBe(false);
   });
 
   it('maxTurns is refused up front (the CLI has no limit to pass it to)', async () => {
