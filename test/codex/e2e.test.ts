@@ -11,6 +11,7 @@ import type { OneShotOpts, SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, streamClosedStep, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { ofType } from '../support/events.js';
+import { abortOnceMarkedCommandRuns } from '../support/abort.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
 
@@ -252,17 +253,9 @@ describe('codex e2e (real binary)', () => {
     const marker = uniqueMarker('codex-abort');
     cleanupAfterTest(() => killMarked(marker));
     const { opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
-    const controller = new AbortController();
-    let commandRan: Promise<boolean> | undefined;
-    const result = await run(codexAdapter, 'Sleep.', {
-      ...opts,
-      signal: controller.signal,
-      onEvent: (event) => {
-        if (event.type === 'tool_use') commandRan ??= markedProcessStarts(marker).finally(() => controller.abort());
-      },
-    });
+    const { result, commandRan } = await abortOnceMarkedCommandRuns(marker, (hooks) => run(codexAdapter, 'Sleep.', { ...opts, ...hooks }));
     expect(result.status).toBe('cancelled');
-    expect(await commandRan).toBe(true);
+    expect(commandRan).toBe(true);
     expect(isGroupAlive(result.pid!)).toBe(false);
     expect(pidsWithMarker(marker)).toEqual([]);
   });
