@@ -278,7 +278,7 @@ describe('codex e2e (real binary)', () => {
     });
     expect(result).toMatchObject({ status: 'success', text: 'Left it running.' });
     expect(await commandRan).toBe(true);
-    await waitFor(() => pidsWithMarker(marker).length === 0, 10_000);
+    await waitFor(() => pidsWithMarker(marker).length === 0);
     expect(existsSync(join(opts.extraEnv!.TMPDIR!, '.git'))).toBe(true);
     // Only where this test can tell: a /tmp/.git from before is not this run's.
     if (!slashTmpHadGit) expect(existsSync('/tmp/.git')).toBe(false);

@@ -62,6 +62,6 @@ describe('when the host process dies', () => {
     const exited = new Promise((resolve) => host.once('exit', (code, sig) => resolve(sig ?? code)));
     host.kill(signal);
     expect(await exited).toBe(signal);
-    await waitFor(() => !isProcessAlive(grandchild), 3000);
+    await waitFor(() => !isProcessAlive(grandchild));
   });
 });

@@ -183,7 +183,7 @@ describe('pi end to end (real binary, fake model)', () => {
     expect(result.status).toBe('cancelled');
     expect(commandRan).toBe(true);
     expect(isGroupAlive(result.pid!)).toBe(false);
-    await waitFor(() => pidsWithMarker(marker).length === 0, 10_000);
+    await waitFor(() => pidsWithMarker(marker).length === 0);
   });
 
   it('stall during a running bash command: pi gets SIGTERM and stops the command itself', async () => {
@@ -201,7 +201,7 @@ describe('pi end to end (real binary, fake model)', () => {
     expect(result.status).toBe('stalled');
     expect(await commandRan).toBe(true);
     expect(isGroupAlive(result.pid!)).toBe(false);
-    await waitFor(() => pidsWithMarker(marker).length === 0, 10_000);
+    await waitFor(() => pidsWithMarker(marker).length === 0);
   });
 
   it('sessions: a second turn resumes, resumeLatest continues, fork copies the history into a new id', async () => {
