@@ -28,6 +28,10 @@ const MAX_HELD_BYTES = 256 * 1024;
  * and with both large the flooded stream grew again (docs/performance.md, fix 16).
  */
 const STDOUT_SHORT_LINE_BATCH_BYTES = 64 * 1024;
+/** After the CLI exited, how often pipes still open are looked at. */
+const PIPE_LOOK_MS = 1_000;
+/** A leftover that keeps writing after the CLI exited is read for this many looks, then given up on. */
+const MAX_LOOKS_WHILE_WRITTEN = 10;
 
 /** Where events go besides onEvent; a consumer that pulls (stream()) paces the readers. */
 export interface EventSink {
@@ -148,19 +152,25 @@ export async function readChild(
 
   // Leftovers: a grandchild still holding the pipes after the leader exited is stopped too. One that
   // left the group for a session of its own cannot be found any more (init adopted it): the pipes it
-  // holds are given up on, so the run still ends. A pipe paused for a stream() consumer is open
-  // because of us: it is looked at again once more than a second has passed.
+  // holds are given up on, so the run still ends. A pipe is looked at again a second later while it is
+  // open because of us (paused for a stream() consumer), and for a while as long as it is still
+  // written to. The look waits for the loop's reads first (setImmediate): on a loaded machine the
+  // timer can come due before output that was already waiting has been read.
+  let looksWhileWritten = 0;
+  const lookAtPipesLater = () => setTimeout(() => setImmediate(giveUpOnPipes), PIPE_LOOK_MS).unref();
   const giveUpOnPipes = (): void => {
     const open = [child.stdout, child.stderr].filter((pipe) => !pipe.closed);
-    if (open.some((pipe) => pipe.isPaused())) return void setTimeout(giveUpOnPipes, 1_000).unref();
     if (open.length === 0) return;
+    if (open.some((pipe) => pipe.isPaused())) return void lookAtPipesLater();
+    const writtenSinceLastLook = Date.now() - lastActivity < PIPE_LOOK_MS;
+    if (writtenSinceLastLook && (looksWhileWritten += 1) <= MAX_LOOKS_WHILE_WRITTEN) return void lookAtPipesLater();
     onEvent({ type: 'progress', kind: 'warning', subtype: 'pipes_held', message: 'a process outside the CLI\'s process group kept its output open after the CLI exited; stopped reading it', raw: null });
     for (const pipe of open) pipe.destroy();
   };
   child.on('exit', () => {
     setTimeout(() => {
       if (pid !== undefined && isGroupAlive(pid) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
-      void Promise.resolve(stopping).then(() => setTimeout(giveUpOnPipes, 1_000).unref());
+      void Promise.resolve(stopping).then(lookAtPipesLater);
     }, Math.min(terminalGraceMs, 500)).unref();
   });
 

@@ -113,16 +113,16 @@ describe('stream()', () => {
 describe('stream() with a consumer slower than the CLI', () => {
   it('keeps the CLI from writing far ahead of the consumer, and its wait is no stall', async () => {
     // ~1 MB of lines: far more than the SDK lets wait for a consumer, so the CLI must wait for it. The
-    // consumer sleeps twice the stall timeout, which is still long enough that a loaded machine's
-    // pauses do not pass for a stall.
-    const session = createCoder(fake, { ...script([{ lines: 20_000 }, { stamp: 1 }, done()]), stallTimeoutMs: 1_500 }).start();
+    // consumer sleeps past the stall timeout, which is long enough that a loaded machine's pauses
+    // (a slow start of the CLI, say) do not pass for a stall.
+    const session = createCoder(fake, { ...script([{ lines: 20_000 }, { stamp: 1 }, done()]), stallTimeoutMs: 5_000 }).start();
     const stream = session.stream('go');
     let wokeAt = 0;
     let writtenBy = 0;
     for await (const event of stream) {
       if (event.type !== 'message') continue;
       if (wokeAt === 0) {
-        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        await new Promise((resolve) => setTimeout(resolve, 6_000));
         wokeAt = Date.now();
       }
       if (event.text.startsWith('written by ')) writtenBy = Number(event.text.slice('written by '.length));

@@ -44,6 +44,11 @@ for (const step of steps) {
     });
     child.unref();
     await write(process.stdout, line({ type: 'grandchild', pid: child.pid }));
+  } else if ('writingGrandchild' in step) {
+    // A grandchild in a session of its own that keeps writing to our stdout for a while after we exit.
+    const { lines, everyMs } = step.writingGrandchild;
+    const program = `let i = 0; const t = setInterval(() => { process.stdout.write(JSON.stringify({ type: 'message', text: 'late ' + i }) + '\\n'); if (++i === ${lines}) clearInterval(t); }, ${everyMs});`;
+    spawn(process.execPath, ['-e', program], { stdio: ['ignore', 'inherit', 'ignore'], detached: true }).unref();
   } else if ('bigLine' in step) {
     const chunk = 'x'.repeat(64 * 1024);
     await write(process.stdout, '{"type":"big","pad":"');
