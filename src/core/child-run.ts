@@ -158,9 +158,10 @@ export async function readChild(
     for (const pipe of open) pipe.destroy();
   };
   child.on('exit', () => {
-    setTimeout(() => {
-      if (pid !== undefined && isGroupAlive(pid) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
-      void Promise.resolve(stopping).then(() => setTimeout(giveUpOnPipes, 1_000).unref());
+    setTimeout(async () => {
+      if (pid !== undefined && !stopping && (await isGroupAlive(pid)) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
+      await stopping;
+      setTimeout(giveUpOnPipes, 1_000).unref();
     }, Math.min(terminalGraceMs, 500)).unref();
   });
 
@@ -186,7 +187,7 @@ export async function readChild(
     clearTimeout(lingerTimer);
     abortSignal.removeEventListener('abort', onAbort);
     if (pid !== undefined) {
-      if (isGroupAlive(pid)) await terminateGroup(pid, STOP_STEPS);
+      if (await isGroupAlive(pid)) await terminateGroup(pid, STOP_STEPS);
       untrackGroup(pid);
     }
   }

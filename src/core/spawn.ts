@@ -98,9 +98,13 @@ export async function runToEnd(
     if (pid !== undefined) stopping = terminateGroup(pid, ABORT_STEPS);
     giveUpOnPipes();
   }, options.timeoutMs);
+  // 'exit' comes before 'close', so the look at what it left is under way by the time the pipes close.
+  let leftoversChecked: Promise<void> | undefined;
   child.once('exit', () => {
-    if (pid !== undefined && !stopping && isGroupAlive(pid)) stopping = terminateGroup(pid, STOP_STEPS);
     setTimeout(giveUpOnPipes, PIPE_GRACE_MS).unref();
+    leftoversChecked = (async () => {
+      if (pid !== undefined && !stopping && (await isGroupAlive(pid)) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
+    })();
   });
   try {
     const exit = await whenClosed(child);
@@ -108,6 +112,7 @@ export async function runToEnd(
   } finally {
     clearTimeout(timer);
     // Tracked until its leftovers are gone, so a host that exits meanwhile still stops them.
+    await leftoversChecked;
     await stopping;
     if (pid !== undefined) untrackGroup(pid);
   }
