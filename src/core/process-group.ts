@@ -4,34 +4,12 @@
 // its children are handed to init. Groups still alive when the host exits are killed synchronously.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onExit } from 'signal-exit';
-import { processTableSource, type ProcessInfo } from './process-table.js';
+import { groupAndDescendants, processTableSource, type ProcessInfo } from './process-table.js';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 /** How often a stopping group is looked at: one read of the process table each time. */
 const POLL_MS = 20;
-
-/** Live processes of the group, plus every live descendant of `known` pids (wherever their group). */
-function membersOf(pgid: number, known: Set<number>, table: ProcessInfo[]): Set<number> {
-  const members = new Set<number>();
-  const children = new Map<number, number[]>();
-  for (const info of table) {
-    if (info.zombie) continue;
-    // A known process stays a member after its parent died and init adopted it.
-    if (info.pgid === pgid || known.has(info.pid)) members.add(info.pid);
-    children.set(info.ppid, [...(children.get(info.ppid) ?? []), info.pid]);
-  }
-  const queue = [pgid, ...known, ...members];
-  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
-    for (const child of children.get(pid) ?? []) {
-      if (!members.has(child)) {
-        members.add(child);
-        queue.push(child);
-      }
-    }
-  }
-  return members;
-}
 
 function sendTo(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -58,7 +36,7 @@ async function liveMembers(pgid: number, known: Set<number>): Promise<Set<number
   } catch {
     return new Set([...known, pgid].filter((pid) => (pid === pgid ? sendToGroup(pgid, 0) : sendTo(pid, 0))));
   }
-  const alive = membersOf(pgid, known, table);
+  const alive = groupAndDescendants(table, pgid, known);
   for (const pid of alive) known.add(pid);
   return alive;
 }
@@ -75,7 +53,7 @@ function killAllLiveGroups(): void {
   } catch {
     // The group signal below still reaches every process that stayed in the group.
   }
-  for (const pgid of liveGroups) signalAll(pgid, membersOf(pgid, new Set(), table), 'SIGKILL');
+  for (const pgid of liveGroups) signalAll(pgid, groupAndDescendants(table, pgid), 'SIGKILL');
 }
 
 /** Remembers a group so it is killed if the host exits first. */

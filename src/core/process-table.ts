@@ -43,6 +43,33 @@ export const procSource: ProcessTableSource = {
   readSync: readProc,
 };
 
+/**
+ * Live processes of the group, plus every live descendant of its leader and of `known` pids, wherever
+ * their group (a tool command in a session of its own is one).
+ */
+export function groupAndDescendants(table: ProcessInfo[], pgid: number, known: ReadonlySet<number> = new Set()): Set<number> {
+  const members = new Set<number>();
+  const children = new Map<number, number[]>();
+  for (const info of table) {
+    if (info.zombie) continue;
+    // A known process stays a member after its parent died and init adopted it.
+    if (info.pgid === pgid || known.has(info.pid)) members.add(info.pid);
+    const siblings = children.get(info.ppid);
+    if (siblings) siblings.push(info.pid);
+    else children.set(info.ppid, [info.pid]);
+  }
+  const queue = [pgid, ...known, ...members];
+  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
+    for (const child of children.get(pid) ?? []) {
+      if (!members.has(child)) {
+        members.add(child);
+        queue.push(child);
+      }
+    }
+  }
+  return members;
+}
+
 const PS_ARGS = ['-axo', 'pid=,ppid=,pgid=,stat='];
 /** `ps` lists a few hundred lines on a busy machine; this leaves ample room. */
 const PS_MAX_BUFFER = 16 * 2 ** 20;

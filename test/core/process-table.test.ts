@@ -110,7 +110,8 @@ describe('stopping a group', () => {
       onEvent: (event) => event.type === 'progress' && event.subtype === 'grandchild' && controller.abort(),
     });
     expect(result.status).toBe('cancelled');
-    expect(counts.reads).toBeGreaterThan(5);
+    // At least one look before the first signal and one after each of SIGINT, SIGTERM and SIGKILL.
+    expect(counts.reads).toBeGreaterThanOrEqual(4);
     expect(counts.sameTurn).toBe(0);
     expect(isProcessAlive(grandchildOf(result.events))).toBe(false);
   });
