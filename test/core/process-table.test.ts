@@ -2,12 +2,15 @@
 // the way Linux does, and what happens when it cannot be read at all.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isGroupAlive as groupAliveBySdk, sendToGroup } from '../../src/core/process-group.js';
 import { procSource, psSource, useProcessTableSource, type ProcessTableSource } from '../../src/core/process-table.js';
 import { run, type CoderStreamEvent } from '../../src/index.js';
 import { fakeAdapter, script } from '../support/fake-adapter.js';
 import { isGroupAlive, isProcessAlive } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
 
 const fake = fakeAdapter();
 
@@ -87,6 +90,23 @@ describe('with the process table read through ps, as on macOS', () => {
       expect(await groupAliveBySdk(parent.pid!)).toBe(true);
     } finally {
       parent.kill('SIGKILL');
+    }
+  });
+
+  it('SIGTERM to the host also kills the grandchild in a session of its own', async () => {
+    const host = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/host-with-escaped-tool.ts', import.meta.url))], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [first] = (await once(createInterface({ input: host.stdout }), 'line')) as [string];
+    const { grandchild } = JSON.parse(first) as { grandchild: number };
+    try {
+      expect(isProcessAlive(grandchild)).toBe(true);
+      const exited = once(host, 'exit');
+      host.kill('SIGTERM');
+      expect((await exited)[1]).toBe('SIGTERM');
+      await waitFor(() => !isProcessAlive(grandchild), 10_000);
+    } finally {
+      if (isProcessAlive(grandchild)) process.kill(grandchild, 'SIGKILL');
     }
   });
 
