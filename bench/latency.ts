@@ -64,7 +64,7 @@ async function abortRun(ignoreSignals: boolean): Promise<{ ms: number; groupGone
   const ms = performance.now() - abortedAt;
   await session.close();
   if (result.status !== 'cancelled') throw new Error(`an aborted run ended ${result.status}`);
-  return { ms, groupGone: result.pid !== undefined && !isGroupAlive(result.pid) };
+  return { ms, groupGone: result.pid === undefined || !(await isGroupAlive(result.pid)) };
 }
 
 async function stallRun(): Promise<number> {

@@ -51,7 +51,7 @@ for (const concurrency of [1, 2, 4, 8]) {
     ms,
     runsPerSecond: RUNS / (ms / 1000),
     failed: results.filter((result) => result.status !== 'success').length,
-    leakedGroups: results.filter((result) => result.pid !== undefined && isGroupAlive(result.pid)).length,
+    leakedGroups: (await Promise.all(results.map((result) => result.pid !== undefined && isGroupAlive(result.pid)))).filter(Boolean).length,
     leakedTempEntries: tempEntries().filter((name) => !tempBefore.has(name)),
     handlesBefore,
     handlesAfter: await handles(),

@@ -51,7 +51,7 @@ Everything below is exported by \`coderline\`. Each CLI's adapter is also import
 
 ### \`run(cli, prompt, options?)\` → \`Promise<RunResult>\`
 
-One prompt in a new session. \`cli\` is \`'claude' | 'codex' | 'copilot' | 'pi'\` or any \`AdapterSpec\`. \`options\` takes every start option and every run option below. Resolves for every run that started (check \`status\`); rejects only when nothing could run: \`InvalidOptionsError\`, \`FeatureNotSupportedError\`, \`CliNotFoundError\`, \`CliVersionError\`, or an error thrown by your \`onEvent\` / \`onRawLine\`.
+One prompt in a new session. \`cli\` is \`'claude' | 'codex' | 'copilot' | 'pi'\` or any \`AdapterSpec\`. \`options\` takes every start option and every run option below. Resolves for every run that started (check \`status\`); rejects only when nothing could run: \`InvalidOptionsError\`, \`FeatureNotSupportedError\`, \`CliNotFoundError\`, \`CliVersionError\`, \`PlatformNotSupportedError\` (Windows; \`createCoder\` throws it too), or an error thrown by your \`onEvent\` / \`onRawLine\`.
 
 ### \`createCoder(cli, startOptions?)\` → \`Coder\`
 
@@ -113,6 +113,7 @@ Every error is a \`CoderError\` with a \`code\` and, where it concerns one CLI, 
 | \`CliNotFoundError\` | \`binary_not_found\` | \`executable\`, \`installHint\` |
 | \`CliVersionError\` | \`version_unsupported\` | \`version\`, \`supported\` |
 | \`FeatureNotSupportedError\` | \`feature_not_supported\` | \`option\`, \`instead\` |
+| \`PlatformNotSupportedError\` | \`platform_not_supported\` | \`platform\`, \`supported\` (README, Platforms) |
 | \`InvalidOptionsError\` | \`invalid_options\` | \`issues\` (each names the option) |
 | \`CliExitError\` | \`exit\`, or the typed cause (\`auth\`, \`server\`, …) | \`exitCode\`, \`signal\`, \`stderrTail\` |
 | \`StallError\` | \`stalled\` | \`stallTimeoutMs\` |

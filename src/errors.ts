@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'binary_not_found'
   | 'version_unsupported'
   | 'feature_not_supported'
+  | 'platform_not_supported'
   | 'invalid_options'
   | 'exit'
   | 'stalled'
@@ -89,6 +90,21 @@ export class FeatureNotSupportedError extends CoderError {
     this.name = 'FeatureNotSupportedError';
     this.option = option;
     this.instead = instead;
+  }
+}
+
+/** This operating system is not one where the CLIs it starts can be stopped (README, "Platforms"). */
+export class PlatformNotSupportedError extends CoderError {
+  readonly platform: string;
+  readonly supported: readonly string[];
+  constructor(platform: string, supported: readonly string[]) {
+    super(
+      'platform_not_supported',
+      `coderline does not run CLIs on ${platform}: it stops a CLI by its process group and the processes below it, which it can do only on ${supported.join(' and ')} (Linux, macOS). On Windows, run it inside WSL.`,
+    );
+    this.name = 'PlatformNotSupportedError';
+    this.platform = platform;
+    this.supported = supported;
   }
 }
 

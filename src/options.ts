@@ -38,7 +38,7 @@ function defineSchemas(z: ReturnType<typeof loadZod>) {
 
   /** Options the core handles the same way for every CLI; they never need adapter support. */
   const coreFields = {
-    executablePath: z.string().min(1).optional().describe('Path of the CLI executable (default: found on PATH)'),
+    executablePath: z.string().min(1).optional().describe('Path of the CLI executable, a relative one from process.cwd() (default: found on PATH)'),
     extraEnv: z.record(z.string(), z.string()).optional().describe('Variables added to the CLI environment; empty strings are kept'),
     unsetEnv: stringList.optional().describe('Variables removed from the CLI environment, after extraEnv'),
     stallTimeoutMs: z.number().int().positive().optional().describe('Kill the CLI when it prints nothing for this long (default 300000)'),

@@ -168,9 +168,10 @@ export async function readChild(
     for (const pipe of open) pipe.destroy();
   };
   child.on('exit', () => {
-    setTimeout(() => {
-      if (pid !== undefined && isGroupAlive(pid) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
-      void Promise.resolve(stopping).then(lookAtPipesLater);
+    setTimeout(async () => {
+      if (pid !== undefined && !stopping && (await isGroupAlive(pid)) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
+      await stopping;
+      lookAtPipesLater();
     }, Math.min(terminalGraceMs, 500)).unref();
   });
 
@@ -196,7 +197,7 @@ export async function readChild(
     clearTimeout(lingerTimer);
     abortSignal.removeEventListener('abort', onAbort);
     if (pid !== undefined) {
-      if (isGroupAlive(pid)) await terminateGroup(pid, STOP_STEPS);
+      if (await isGroupAlive(pid)) await terminateGroup(pid, STOP_STEPS);
       untrackGroup(pid);
     }
   }

@@ -14,7 +14,7 @@ import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
-import { unpassableToProcess } from './spawn.js';
+import { executableFor, unpassableToProcess } from './spawn.js';
 import { subtractUsage } from './usage.js';
 import { checkVersion } from './version.js';
 
@@ -157,7 +157,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
     const unpassable = unpassableToProcess(invocation.args, env);
     if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
-    const executable = opts.executablePath ?? adapter.binary;
+    const executable = executableFor(opts.executablePath ?? adapter.binary);
     const { version, warning } = await checkVersion(adapter, executable, env, cwd);
     if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
     if (opts.signal?.aborted) return cancelledBeforeStart(version);

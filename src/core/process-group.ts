@@ -2,58 +2,14 @@
 // Some CLIs start tool commands in a session of their own (pi runs bash with setsid): those escape a
 // group signal, so the tree below the leader is also found and signalled, before the leader dies and
 // its children are handed to init. Groups still alive when the host exits are killed synchronously.
-import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onExit } from 'signal-exit';
+import { groupAndDescendants, processTableSource, type ProcessInfo } from './process-table.js';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
-
-interface ProcessInfo {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  zombie: boolean;
-}
-
-/** Every process on the machine (Linux /proc; elsewhere an empty list, and groups alone are used). */
-function processTable(): ProcessInfo[] {
-  if (process.platform !== 'linux') return [];
-  const table: ProcessInfo[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (entry.charCodeAt(0) > 57) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      table.push({ pid: Number(entry), ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === 'Z' });
-    } catch {
-      // gone while we looked
-    }
-  }
-  return table;
-}
-
-/** Live processes of the group, plus every live descendant of `known` pids (wherever their group). */
-function membersOf(pgid: number, known: Set<number>, table = processTable()): Set<number> {
-  const members = new Set<number>();
-  const children = new Map<number, number[]>();
-  for (const info of table) {
-    if (info.zombie) continue;
-    // A known process stays a member after its parent died and init adopted it.
-    if (info.pgid === pgid || known.has(info.pid)) members.add(info.pid);
-    children.set(info.ppid, [...(children.get(info.ppid) ?? []), info.pid]);
-  }
-  const queue = [pgid, ...known, ...members];
-  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
-    for (const child of children.get(pid) ?? []) {
-      if (!members.has(child)) {
-        members.add(child);
-        queue.push(child);
-      }
-    }
-  }
-  return members;
-}
+/** How often a stopping group is looked at: one read of the process table each time. */
+const POLL_MS = 20;
 
 function sendTo(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -68,14 +24,36 @@ export function sendToGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   return sendTo(-pgid, signal);
 }
 
+/**
+ * What is left of the group and the tree below it, from one read of the process table; `known` keeps
+ * every process found, so a child init adopted is still followed. A table that cannot be read is not
+ * taken for "gone": whatever answers signal 0 then counts as alive (zombies too, so only longer).
+ */
+async function liveMembers(pgid: number, known: Set<number>): Promise<Set<number>> {
+  let table: ProcessInfo[];
+  try {
+    table = await processTableSource().read();
+  } catch {
+    return new Set([...known, pgid].filter((pid) => (pid === pgid ? sendToGroup(pgid, 0) : sendTo(pid, 0))));
+  }
+  const alive = groupAndDescendants(table, pgid, known);
+  for (const pid of alive) known.add(pid);
+  return alive;
+}
+
 function signalAll(pgid: number, members: Set<number>, signal: NodeJS.Signals): void {
   sendToGroup(pgid, signal);
   for (const pid of members) sendTo(pid, signal);
 }
 
 function killAllLiveGroups(): void {
-  const table = processTable();
-  for (const pgid of liveGroups) signalAll(pgid, membersOf(pgid, new Set(), table), 'SIGKILL');
+  let table: ProcessInfo[] = [];
+  try {
+    table = processTableSource().readSync();
+  } catch {
+    // The group signal below still reaches every process that stayed in the group.
+  }
+  for (const pgid of liveGroups) signalAll(pgid, groupAndDescendants(table, pgid), 'SIGKILL');
 }
 
 /** Remembers a group so it is killed if the host exits first. */
@@ -93,20 +71,24 @@ export function untrackGroup(pgid: number): void {
 }
 
 /** True while a process of the group exists that is not a zombie (zombies answer signal 0 too). */
-export function isGroupAlive(pgid: number): boolean {
+export async function isGroupAlive(pgid: number): Promise<boolean> {
   if (!sendToGroup(pgid, 0)) return false;
-  if (process.platform !== 'linux') return true;
-  return processTable().some((info) => info.pgid === pgid && !info.zombie);
+  let table: ProcessInfo[];
+  try {
+    table = await processTableSource().read();
+  } catch {
+    return true;
+  }
+  return table.some((info) => info.pgid === pgid && !info.zombie);
 }
 
-async function waitGone(pgid: number, known: Set<number>, ms: number): Promise<boolean> {
+/** Waits up to `ms` for the processes to go; resolves with those still alive (none: all gone). */
+async function waitGone(pgid: number, known: Set<number>, ms: number): Promise<Set<number>> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const alive = membersOf(pgid, known);
-    for (const pid of alive) known.add(pid);
-    if (alive.size === 0 && !isGroupAlive(pgid)) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(20);
+    await sleep(POLL_MS);
+    const alive = await liveMembers(pgid, known);
+    if (alive.size === 0 || Date.now() >= deadline) return alive;
   }
 }
 
@@ -119,13 +101,13 @@ export async function terminateGroup(
   steps: ReadonlyArray<readonly [NodeJS.Signals, number]>,
 ): Promise<void> {
   // Found before the first signal: once the leader dies, its children belong to init.
-  const known = membersOf(pgid, new Set());
-  for (const [signal, graceMs] of steps) {
-    signalAll(pgid, membersOf(pgid, known), signal);
-    if (await waitGone(pgid, known, graceMs)) return;
+  const known = new Set<number>();
+  let alive = await liveMembers(pgid, known);
+  for (const [signal, graceMs] of [...steps, ['SIGKILL', 5_000] as const]) {
+    signalAll(pgid, alive, signal);
+    alive = await waitGone(pgid, known, graceMs);
+    if (alive.size === 0) return;
   }
-  signalAll(pgid, membersOf(pgid, known), 'SIGKILL');
-  await waitGone(pgid, known, 5_000);
 }
 
 /** Abort: a chance to finish cleanly, then firmer. */

@@ -9,6 +9,7 @@ import { optionSchemas, type OutputSchema, type ResolvedOpts, type RunOpts, type
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { EventStream } from './event-stream.js';
+import { assertSupportedPlatform } from './platform.js';
 import { execute, type SessionMemory } from './execute.js';
 import { TempDir } from './temp.js';
 import { checkSupport, parseOptions } from './validate.js';
@@ -35,6 +36,7 @@ export class Coder<P extends string = string> {
   private readonly memories = new Map<string, SessionMemory>();
 
   constructor(adapter: AdapterSpec<P>, options: SharedStartOpts | undefined, readonly limiter: Limiter = unlimited) {
+    assertSupportedPlatform();
     this.adapter = adapter;
     this.options = parseOptions(optionSchemas().sharedStartOptsSchema, options, `${adapter.name} coder options`);
     this.cwd = resolve(this.options.workingDirectory ?? process.cwd());

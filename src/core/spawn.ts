@@ -2,6 +2,7 @@
 // and ~70 ms to load on the first run, for what is here a spawn, a write and an exit status
 // (docs/decisions.md).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { CliNotFoundError, CoderError } from '../errors.js';
 import type { AdapterSpec } from './adapter.js';
@@ -31,6 +32,14 @@ export function unpassableToProcess(args: readonly string[], env: Record<string,
     if (name.includes('\0') || value.includes('\0')) issues.push(`environment variable ${name.replaceAll('\0', '\\0')} contains a NUL byte`);
   }
   return issues;
+}
+
+/**
+ * The executable to start: a path with a directory part is taken from the host's current directory,
+ * not from the CLI's working directory (where the CLI is started); a bare name is looked up on PATH.
+ */
+export function executableFor(path: string): string {
+  return path.includes('/') ? resolve(path) : path;
 }
 
 /** Why a CLI could not be started: missing or not executable is a CliNotFoundError. */
@@ -98,9 +107,13 @@ export async function runToEnd(
     if (pid !== undefined) stopping = terminateGroup(pid, ABORT_STEPS);
     giveUpOnPipes();
   }, options.timeoutMs);
+  // 'exit' comes before 'close', so the look at what it left is under way by the time the pipes close.
+  let leftoversChecked: Promise<void> | undefined;
   child.once('exit', () => {
-    if (pid !== undefined && !stopping && isGroupAlive(pid)) stopping = terminateGroup(pid, STOP_STEPS);
     setTimeout(giveUpOnPipes, PIPE_GRACE_MS).unref();
+    leftoversChecked = (async () => {
+      if (pid !== undefined && !stopping && (await isGroupAlive(pid)) && !stopping) stopping = terminateGroup(pid, STOP_STEPS);
+    })();
   });
   try {
     const exit = await whenClosed(child);
@@ -108,6 +121,7 @@ export async function runToEnd(
   } finally {
     clearTimeout(timer);
     // Tracked until its leftovers are gone, so a host that exits meanwhile still stops them.
+    await leftoversChecked;
     await stopping;
     if (pid !== undefined) untrackGroup(pid);
   }
