@@ -36,6 +36,8 @@ export interface EventSink {
   isFull?(): boolean;
   /** Calls `refill` once the consumer has taken everything and asks for more. */
   whenEmpty?(refill: () => void): void;
+  /** The events pushed since the last call came from this many bytes of output (or were kept back for later). */
+  received?(bytes: number): void;
 }
 
 interface Spawn {
@@ -132,6 +134,7 @@ export async function readChild(
       lastActivity = Date.now();
       tail?.push(chunk);
       lines.push(chunk);
+      sink?.received?.(chunk.length);
       if (!lines.holding || !sink?.whenEmpty) return;
       if (!asked) {
         asked = true;
