@@ -11,6 +11,7 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { createCoder, run, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { hostSecretProbe } from '../support/host-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 
 
@@ -295,5 +296,19 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
     } finally {
       if (saved !== undefined) process.env.IS_SANDBOX = saved;
     }
+  });
+});
+
+describe("claude with inheritEnv: 'minimal' (real binary)", () => {
+  it('hides a host variable from the Bash tool, and still authenticates with what extraEnv passes', async () => {
+    const probe = hostSecretProbe();
+    const { model, opts } = await fake([{ toolCalls: [bash(probe.command)] }, { text: 'Printed.' }]);
+    const result = await run(claudeAdapter, 'Print two variables', { ...opts, inheritEnv: 'minimal', permissionPolicy: { allow: ['Bash'] }, collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'Printed.' });
+    expect(model.requests[0]?.headers['x-api-key']).toBe('sk-ant-fake-test-key');
+    expect(result.events?.find((e) => e.type === 'tool_result')).toMatchObject({ name: 'Bash', output: probe.seen, isError: false });
+    const fedBack = JSON.stringify(messagesOf(model.requests[1]?.body));
+    expect(fedBack).toContain(probe.seen);
+    expect(fedBack).not.toContain(probe.secret);
   });
 });

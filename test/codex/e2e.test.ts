@@ -9,6 +9,7 @@ import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
 import type { OneShotOpts, SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, streamClosedStep, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
+import { hostSecretProbe } from '../support/host-env.js';
 import { isGroupAlive } from '../support/processes.js';
 import { ofType } from '../support/events.js';
 
@@ -249,5 +250,18 @@ describe('codex e2e (real binary)', () => {
     const { fake, opts } = await setup([{ text: 'never' }]);
     await expect(run(codexAdapter, 'Hi.', { ...opts, maxTurns: 1 })).rejects.toThrow(FeatureNotSupportedError);
     expect(fake.allRequests).toHaveLength(0);
+  });
+});
+
+describe("codex with inheritEnv: 'minimal' (real binary)", () => {
+  it('hides a host variable from a shell command, and still authenticates with what extraEnv passes', async () => {
+    const probe = hostSecretProbe();
+    const { fake, opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: probe.command } }] }, { text: 'Printed.' }]);
+    const result = await run(codexAdapter, 'Print two variables.', { ...opts, inheritEnv: 'minimal', collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'Printed.' });
+    const [toolResult] = ofType(result.events, 'tool_result');
+    expect(toolResult).toMatchObject({ name: 'command_execution', output: `${probe.seen}\n`, isError: false });
+    expect(requestText(fake, 1)).toContain(probe.seen);
+    expect(requestText(fake, 1)).not.toContain(probe.secret);
   });
 });

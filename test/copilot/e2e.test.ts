@@ -11,6 +11,7 @@ import type { SharedStartOpts } from '../../src/options.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type FakeModelOptions, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
 import { assembledDeltas } from './replay.js';
+import { hostSecretProbe } from '../support/host-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
 import { ofType } from '../support/events.js';
@@ -283,5 +284,21 @@ describe('copilot end to end (real binary, fake model)', () => {
     expect(agent.status).toBe('error');
     expect(agent.error?.code).toBe('invalid_options');
     expect(agent.error?.message).toMatch(/no-such-agent/);
+  });
+});
+
+describe("copilot with inheritEnv: 'minimal' (real binary)", () => {
+  beforeAll(unpackCopilot, 120_000);
+
+  it('hides a host variable from a bash tool call, and still authenticates with what extraEnv passes', async () => {
+    const probe = hostSecretProbe();
+    const { fake, opts } = await setup([{ toolCalls: [bash(probe.command)] }, { text: 'Printed.' }]);
+    const result = await run(copilotAdapter, 'Print two variables', { ...opts, inheritEnv: 'minimal', permissionPolicy: { mode: 'bypass' }, collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'Printed.' });
+    const [toolResult] = ofType(result.events, 'tool_result');
+    expect(toolResult).toMatchObject({ name: 'bash', isError: false });
+    expect(String(toolResult!.output)).toContain(probe.seen);
+    expect(conversation(fake.requests[1])).toContain(probe.seen);
+    expect(conversation(fake.requests[1])).not.toContain(probe.secret);
   });
 });

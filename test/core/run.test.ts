@@ -14,6 +14,7 @@ import {
   type Usage,
 } from '../../src/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
+import { setHostEnv } from '../support/host-env.js';
 import { isGroupAlive, isProcessAlive, pidsMatching } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
@@ -92,39 +93,27 @@ describe('run() with a well-behaved CLI', () => {
   const envSeen = (result: { events?: CoderStreamEvent<string>[] | undefined }) =>
     (result.events?.find((e) => e.type === 'progress' && e.subtype === 'env')?.raw as { env: Record<string, string | null> }).env;
 
-  /** Runs `body` with these variables in this process's environment, then removes them. */
-  async function withHostEnv(vars: Record<string, string>, body: () => Promise<void>): Promise<void> {
-    Object.assign(process.env, vars);
-    try {
-      await body();
-    } finally {
-      for (const name of Object.keys(vars)) delete process.env[name];
-    }
-  }
-
   it("builds the environment: deny-lists out (the core's and the CLI's), adapter env in, extraEnv (empty kept), unsetEnv last", async () => {
-    await withHostEnv({ FAKE_CLI_NESTED: '1', NODE_OPTIONS: '--inspect', COD_TEST_UNSET: 'present' }, async () => {
-      const result = await run(fake, 'x', {
-        ...script([{ echoEnv: ['FAKE_CLI_NESTED', 'NODE_OPTIONS', 'FAKE_ADAPTER_ENV', 'EMPTY', 'COD_TEST_UNSET', 'PATH'] }, done()], { EMPTY: '' }),
-        unsetEnv: ['COD_TEST_UNSET'],
-        collectEvents: true,
-      });
-      const env = envSeen(result);
-      expect(env).toMatchObject({ FAKE_CLI_NESTED: null, NODE_OPTIONS: null, FAKE_ADAPTER_ENV: 'from-adapter', EMPTY: '', COD_TEST_UNSET: null });
-      expect(env.PATH).toBeTruthy();
+    setHostEnv({ FAKE_CLI_NESTED: '1', NODE_OPTIONS: '--inspect', COD_TEST_UNSET: 'present' });
+    const result = await run(fake, 'x', {
+      ...script([{ echoEnv: ['FAKE_CLI_NESTED', 'NODE_OPTIONS', 'FAKE_ADAPTER_ENV', 'EMPTY', 'COD_TEST_UNSET', 'PATH'] }, done()], { EMPTY: '' }),
+      unsetEnv: ['COD_TEST_UNSET'],
+      collectEvents: true,
     });
+    const env = envSeen(result);
+    expect(env).toMatchObject({ FAKE_CLI_NESTED: null, NODE_OPTIONS: null, FAKE_ADAPTER_ENV: 'from-adapter', EMPTY: '', COD_TEST_UNSET: null });
+    expect(env.PATH).toBeTruthy();
   });
 
   it("inheritEnv: 'minimal' keeps the core's set and the CLI's own names; a list keeps just those; extraEnv always goes through", async () => {
     const host = { COD_TEST_SECRET: 'hunter2', LC_COD_TEST: 'locale', cod_test_proxy: 'x', http_proxy: 'http://127.0.0.1:9', FAKE_CLI_API_KEY: 'key', FAKE_CLI_HOME: '/state' };
     const names = [...Object.keys(host), 'PATH', 'FROM_EXTRA'];
-    await withHostEnv(host, async () => {
-      const minimal = envSeen(await run(fake, 'x', { ...script([{ echoEnv: names }, done()], { FROM_EXTRA: 'extra' }), inheritEnv: 'minimal', collectEvents: true }));
-      expect(minimal).toMatchObject({ COD_TEST_SECRET: null, cod_test_proxy: null, LC_COD_TEST: 'locale', http_proxy: 'http://127.0.0.1:9', FAKE_CLI_API_KEY: 'key', FAKE_CLI_HOME: '/state', FROM_EXTRA: 'extra' });
-      expect(minimal.PATH).toBe(process.env.PATH);
-      const listed = envSeen(await run(fake, 'x', { ...script([{ echoEnv: names }, done()], { FROM_EXTRA: 'extra' }), inheritEnv: ['COD_TEST_SECRET', 'PATH'], collectEvents: true }));
-      expect(listed).toEqual({ COD_TEST_SECRET: 'hunter2', LC_COD_TEST: null, cod_test_proxy: null, http_proxy: null, FAKE_CLI_API_KEY: null, FAKE_CLI_HOME: null, PATH: process.env.PATH, FROM_EXTRA: 'extra' });
-    });
+    setHostEnv(host);
+    const minimal = envSeen(await run(fake, 'x', { ...script([{ echoEnv: names }, done()], { FROM_EXTRA: 'extra' }), inheritEnv: 'minimal', collectEvents: true }));
+    expect(minimal).toMatchObject({ COD_TEST_SECRET: null, cod_test_proxy: null, LC_COD_TEST: 'locale', http_proxy: 'http://127.0.0.1:9', FAKE_CLI_API_KEY: 'key', FAKE_CLI_HOME: '/state', FROM_EXTRA: 'extra' });
+    expect(minimal.PATH).toBe(process.env.PATH);
+    const listed = envSeen(await run(fake, 'x', { ...script([{ echoEnv: names }, done()], { FROM_EXTRA: 'extra' }), inheritEnv: ['COD_TEST_SECRET', 'PATH'], collectEvents: true }));
+    expect(listed).toEqual({ COD_TEST_SECRET: 'hunter2', LC_COD_TEST: null, cod_test_proxy: null, http_proxy: null, FAKE_CLI_API_KEY: null, FAKE_CLI_HOME: null, PATH: process.env.PATH, FROM_EXTRA: 'extra' });
   });
 });
 

@@ -11,6 +11,7 @@ import { createCoder, run, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { hostSecretProbe } from '../support/host-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
 
@@ -256,5 +257,19 @@ describe('pi end to end (real binary, fake model)', () => {
     const result = await run(piAdapter, 'Hi.', { ...opts, piNoSession: true });
     expect(result.status).toBe('success');
     expect(existsSync(join(opts.extraEnv!.PI_CODING_AGENT_DIR!, 'sessions'))).toBe(false);
+  });
+});
+
+describe("pi with inheritEnv: 'minimal' (real binary)", () => {
+  it('hides a host variable from a bash tool call, and still authenticates with what extraEnv passes', async () => {
+    const probe = hostSecretProbe();
+    const { fake, opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: probe.command } }] }, { text: 'Printed.' }]);
+    const result = await run(piAdapter, 'Print two variables.', { ...opts, inheritEnv: 'minimal', collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'Printed.' });
+    const toolResult = result.events?.find((event) => event.type === 'tool_result');
+    expect(toolResult).toMatchObject({ name: 'bash', isError: false });
+    expect(JSON.stringify(toolResult?.output)).toContain(probe.seen);
+    expect(conversation(fake.requests[1])).toContain(probe.seen);
+    expect(conversation(fake.requests[1])).not.toContain(probe.secret);
   });
 });
