@@ -40,8 +40,7 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
 
   push(event: CoderStreamEvent<string>): void {
     if (this.abandoned) return;
-    const waiter = this.waiters.shift();
-    if (waiter) waiter.resolve({ value: event as E, done: false });
+    if (this.waiters.length > 0) this.waiters.shift()!.resolve({ value: event as E, done: false });
     else this.buffer.push(event as E);
   }
 
