@@ -36,7 +36,7 @@ export interface EventSink {
   isFull?(): boolean;
   /** Calls `refill` once the consumer has taken everything and asks for more. */
   whenEmpty?(refill: () => void): void;
-  /** The events pushed since the last call came from this many bytes of output (or were kept back for later). */
+  /** Called after each pipe read with its size: the events pushed since the last call came from it (while nobody paces the run). */
   received?(bytes: number): void;
 }
 

@@ -1,5 +1,6 @@
 // Variables in this test process's environment for one test: what a CLI inherits from its host.
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import { cleanupAfterTest } from './cleanup.js';
 
 /** Sets `vars` in process.env until the test ends, then puts back what was there. */
@@ -24,4 +25,12 @@ export function hostSecretProbe(): { command: string; seen: string; secret: stri
   const secret = `hidden-${tag}`;
   setHostEnv({ CODERLINE_E2E_HIDDEN: secret, LC_CODERLINE_E2E: `kept-${tag}` });
   return { command: 'echo "hidden=[$CODERLINE_E2E_HIDDEN] kept=[$LC_CODERLINE_E2E]"', seen: `hidden=[] kept=[kept-${tag}]`, secret };
+}
+
+/** A minimal-env run succeeded, its shell tool printed `seen` (no secret), and the model got that back. */
+export function expectSecretHidden(probe: { seen: string; secret: string }, run: { status: string; toolOutput: unknown; fedBack: string }): void {
+  expect(run.status).toBe('success');
+  expect(String(run.toolOutput)).toContain(probe.seen);
+  expect(run.fedBack).toContain(probe.seen);
+  expect(run.fedBack).not.toContain(probe.secret);
 }
