@@ -120,7 +120,7 @@ describe('coderline run (real claude, fake model server)', () => {
     cleanupAfterTest(() => killMarked(marker));
     const { env, flags } = await fake([{ toolCalls: [bash(`exec -a ${marker} tail -f /dev/null`)] }, { text: 'never' }]);
     const command = startCoderline(['run', '--cli', 'claude', ...flags, '--allow', 'Bash', '--json', 'Wait'], { env });
-    await waitFor(() => command.stderrSoFar().includes('tool Bash') && pidsWithMarker(marker).length > 0, 30_000);
+    await waitFor(() => command.stderrSoFar().includes('tool Bash') && pidsWithMarker(marker).length > 0, 120_000);
     command.child.kill(signal);
     const result = await command.done;
 

@@ -77,6 +77,6 @@ export function killMarked(marker: Marker): void {
 }
 
 /** Resolves true once a process with `marker` runs, false if none does within `timeoutMs`. */
-export function markedProcessStarts(marker: Marker, timeoutMs = 30_000): Promise<boolean> {
+export function markedProcessStarts(marker: Marker, timeoutMs = 120_000): Promise<boolean> {
   return waitFor(() => pidsWithMarker(marker).length > 0, timeoutMs).then(() => true, () => false);
 }
