@@ -1,7 +1,7 @@
 // One consumer of one fake CLI stream, alone in this process so its RSS is its own. Prints one JSON
 // line: wall time from spawn to exit, time to the first item, items seen, peak RSS, and RSS at each
 // quarter of the stream, for a run after one untimed warm-up run. The fake reads its settings (BENCH_*) from the environment we inherit.
-//   node consume.mjs <floor|splitter|coderline|coderline-run|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
+//   node consume.mjs <floor|splitter|coderline|coderline-run|coderline-unread|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -60,6 +60,25 @@ function coderlineStream(kind: StreamKind, modulePath: string): Consume {
   };
 }
 
+/** `session.stream()` nobody iterates: only `.result` is awaited (`onEvent` counts the events). */
+function coderlineUnread(kind: StreamKind, modulePath: string): Consume {
+  return async (fake, onItem) => {
+    const { createCoder } = await loadCoderline(modulePath);
+    const coder = createCoder(kind, { executablePath: fake, workingDirectory: tmpdir() });
+    try {
+      const stream = coder.start().stream('bench prompt', {
+        onEvent: (event) => {
+          if (event.type !== 'stderr') onItem();
+        },
+      });
+      const result = await stream.result;
+      if (result.status !== 'success') throw new Error(`coderline run ended ${result.status}: ${result.error?.message}`);
+    } finally {
+      await coder.close();
+    }
+  };
+}
+
 /** `run()` with an `onEvent` callback: no iterator in between. */
 function coderlineRun(kind: StreamKind, modulePath: string): Consume {
   return async (fake, onItem) => {
@@ -110,6 +129,7 @@ async function main(): Promise<void> {
     splitter,
     coderline: coderlineStream(kind, coderlinePath),
     'coderline-run': coderlineRun(kind, coderlinePath),
+    'coderline-unread': coderlineUnread(kind, coderlinePath),
     'claude-sdk': claudeSdk,
     'codex-sdk': codexSdk,
   };

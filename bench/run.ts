@@ -122,11 +122,13 @@ function memory(): void {
     { label: 'coderline `stream()`', consumer: 'coderline' },
     ...baseline({ label: 'coderline `stream()`', consumer: 'coderline' }),
     { label: 'coderline `run()` + onEvent', consumer: 'coderline-run' },
+    { label: 'coderline `stream()` nobody reads (`await .result` only)', consumer: 'coderline-unread' },
     { label: '@anthropic-ai/claude-agent-sdk', consumer: 'claude-sdk' },
     { label: 'floor + 256 MiB stderr', consumer: 'floor', env: flood },
     { label: 'coderline `stream()` + 256 MiB stderr', consumer: 'coderline', env: flood },
     ...baseline({ label: 'coderline `stream()` + 256 MiB stderr', consumer: 'coderline', env: flood }),
     { label: 'coderline `run()` + onEvent + 256 MiB stderr', consumer: 'coderline-run', env: flood },
+    { label: 'coderline `stream()` nobody reads + 256 MiB stderr', consumer: 'coderline-unread', env: flood },
   ], MEMORY_ROUNDS);
   raw.memory = results;
   say();

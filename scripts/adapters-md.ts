@@ -81,6 +81,14 @@ export function renderAdaptersMd(): string {
       out.push(`Credentials: ${adapter.auth.variables.map((name) => `\`${name}\``).join(', ')} (most preferred first), else the ${adapter.auth.storedLogin}. \`coderline doctor\` shows which are set, by name only.`);
       out.push('');
     }
+    const { environment } = adapter;
+    if (environment?.minimal?.length || environment?.denied?.length) {
+      const names = (list: readonly string[]) => list.map((name) => `\`${name}\``).join(', ');
+      const kept = environment.minimal?.length ? ` With \`inheritEnv: 'minimal'\` it keeps its credentials and ${names(environment.minimal)} besides the common set (README, "What the agent can see").` : '';
+      const denied = environment.denied?.length ? ` Never inherited: ${names(environment.denied)} (set by the CLI for its own child processes).` : '';
+      out.push(`Environment:${kept}${denied}`);
+      out.push('');
+    }
     if (adapter.docs?.notes.length) {
       out.push('What the binary does that a user should know:');
       out.push('');

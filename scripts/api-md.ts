@@ -66,7 +66,7 @@ Defaults for every session the coder starts. The working directory is fixed when
 
 - \`session.id\`: the CLI's session id once known.
 - \`session.run(prompt, runOptions?)\` → \`Promise<RunResult>\`: one turn. Turns run one at a time; a second call while one runs is queued in order.
-- \`session.stream(prompt, runOptions?)\` → \`RunStream\`: an async iterable of \`CoderStreamEvent\` as they happen, with \`.result\` (a \`Promise<RunResult>\`). Breaking out of the loop stops the run. A slow consumer pauses the CLI's output instead of buffering it.
+- \`session.stream(prompt, runOptions?)\` → \`RunStream\`: an async iterable of \`CoderStreamEvent\` as they happen, with \`.result\` (a \`Promise<RunResult>\`). Breaking out of the loop stops the run. A slow loop pauses the CLI's output instead of buffering it, and never loses an event. A stream nobody iterates does not pause it: \`await stream.result\` alone settles, and until the first iterator the stream keeps only the events of the latest 1 MiB of output (a loop that starts late first gets a \`progress\` warning, \`unread_events_dropped\`, saying how many were dropped; use \`collectEvents\` or \`onEvent\` to keep them all). Several \`next()\` calls may wait at once: they get events in the order they were made.
 - \`session.fork(startOptions?)\` → \`Promise<Session>\`: a new session with this one's history (\`FeatureNotSupportedError\` where the CLI cannot fork).
 
 ### \`createPool(concurrency)\` → \`Pool\`

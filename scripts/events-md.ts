@@ -65,6 +65,8 @@ export function renderEventsMd(): string {
     '',
     'Every event has `type`, `provider` (the CLI), `ts` (ms since the epoch), `raw` (the parsed record; the text for a line that was not JSON) and, where the CLI has more to say, `extra`. `CoderStreamEvent` in `src/events.ts` is the discriminated union.',
     '',
+    '`onEvent` and `collectEvents` get every event. So does a `session.stream()` loop: from the moment its iterator is asked for, the loop paces the CLI and nothing is dropped. A stream nobody iterates does not hold the run back (`await stream.result` alone settles): until the first iterator it keeps the events of the latest 1 MiB of the CLI\'s output and drops older ones; a loop that starts after some were dropped first gets a `progress` warning (`subtype: "unread_events_dropped"`) saying how many, then the kept events in order.',
+    '',
     `Which records produce which events is measured, not written by hand: every recorded fixture (${versions}) is replayed through its adapter's translator.`,
   ];
   for (const type of Object.keys(meaning) as CoderEventType[]) {

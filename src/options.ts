@@ -41,6 +41,8 @@ function defineSchemas(z: ReturnType<typeof loadZod>) {
     executablePath: z.string().min(1).optional().describe('Path of the CLI executable, a relative one from process.cwd() (default: found on PATH)'),
     extraEnv: z.record(z.string(), z.string()).optional().describe('Variables added to the CLI environment; empty strings are kept'),
     unsetEnv: stringList.optional().describe('Variables removed from the CLI environment, after extraEnv'),
+    inheritEnv: z.union([z.enum(['all', 'minimal']), stringList]).optional()
+      .describe("What the CLI (and its shell tool) inherits of this process's environment: 'all' (default), 'minimal' (PATH, HOME, locale, temp dirs, proxies, CA certificates and the CLI's own auth and config variables; see README), or exactly the names listed. extraEnv always goes through"),
     stallTimeoutMs: z.number().int().positive().optional().describe('Kill the CLI when it prints nothing for this long (default 300000)'),
     terminalGraceMs: z.number().int().nonnegative().optional().describe('How long the CLI may linger after its final record before it is killed (default 3000)'),
     maxLineBytes: z.number().int().positive().optional().describe('Longest stdout line accepted; longer lines become an error event (default 32 MiB)'),

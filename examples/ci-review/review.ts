@@ -75,6 +75,9 @@ async function review(): Promise<number> {
     // Read-only on every CLI: Claude --permission-mode plan, Codex --sandbox read-only, Copilot
     // --mode plan, Pi with read-only tools.
     permissionPolicy: { mode: 'plan' },
+    // The job's other secrets (deploy keys, cloud and registry tokens) stay out of reach of the
+    // commands the model runs: the CLI gets PATH, HOME, locale, proxies and its own credentials only.
+    inheritEnv: 'minimal',
     outputSchema: reviewSchema,
     ...(values.model ? { model: values.model } : {}),
     signal: AbortSignal.timeout(timeoutMinutes * 60_000),

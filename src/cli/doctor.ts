@@ -46,8 +46,7 @@ async function inspect(cli: ProviderName, env: Record<string, string>): Promise<
 }
 
 async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promise<DoctorEntry[]> {
-  const cliEnv = buildEnv({ inherited: env });
-  return Promise.all((Object.keys(builtInAdapters) as ProviderName[]).map((cli) => inspect(cli, cliEnv)));
+  return Promise.all((Object.keys(builtInAdapters) as ProviderName[]).map((cli) => inspect(cli, buildEnv({ inherited: env, cli: builtInAdapters[cli] }))));
 }
 
 const stateText: Record<DoctorEntry['state'], string> = {

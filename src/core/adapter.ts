@@ -109,6 +109,17 @@ export interface AuthSources {
   storedLogin: string;
 }
 
+/** This CLI's part in the environment it runs with (src/core/env.ts). */
+export interface EnvironmentSpec {
+  /** Host variables it must not inherit, e.g. those that make it think it runs inside another agent. */
+  denied?: readonly string[];
+  /**
+   * What `inheritEnv: 'minimal'` keeps for it besides the core's set and `auth.variables`: where it
+   * finds its config, state and model endpoint, and the switches that keep it quiet. `NAME_*` is a prefix.
+   */
+  minimal?: readonly string[];
+}
+
 /** What `coderline doctor --probe` needs to make this CLI run one shell command offline. */
 export interface ProbeSpec {
   /** The model's call of the CLI's shell tool, as the CLI offers it to the model. */
@@ -140,6 +151,7 @@ export interface AdapterSpec<P extends string = string> {
   canFork: boolean;
   docs?: AdapterDocs;
   auth?: AuthSources;
+  environment?: EnvironmentSpec;
   probe?: ProbeSpec;
   buildInvocation(ctx: InvocationContext): Promise<Invocation> | Invocation;
   /**

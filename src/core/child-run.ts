@@ -40,6 +40,8 @@ export interface EventSink {
   isFull?(): boolean;
   /** Calls `refill` once the consumer has taken everything and asks for more. */
   whenEmpty?(refill: () => void): void;
+  /** Called after each pipe read with its size: the events pushed since the last call came from it (while nobody paces the run). */
+  received?(bytes: number): void;
 }
 
 interface Spawn {
@@ -136,6 +138,7 @@ export async function readChild(
       lastActivity = Date.now();
       tail?.push(chunk);
       lines.push(chunk);
+      sink?.received?.(chunk.length);
       if (!lines.holding || !sink?.whenEmpty) return;
       if (!asked) {
         asked = true;

@@ -154,7 +154,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       outputJsonSchema: opts.outputSchema ? toJsonSchema(opts.outputSchema) : undefined,
       ...(toolBridge ? { toolBridge } : {}),
     });
-    const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
+    const env = buildEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
     const unpassable = unpassableToProcess(invocation.args, env);
     if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
     const executable = executableFor(opts.executablePath ?? adapter.binary);

@@ -130,7 +130,7 @@ export class Session<P extends string = string> {
   stream<O extends RunOpts>(prompt: string, options?: O): RunStream<OutputOf<O>, P> {
     const opts = this.prepare(prompt, options);
     const abandon = new AbortController();
-    const stream = new EventStream<CoderStreamEvent<P>>(() => abandon.abort());
+    const stream = new EventStream<CoderStreamEvent<P>>(this.coder.adapter.name, () => abandon.abort());
     const signal = opts.signal ? AbortSignal.any([opts.signal, abandon.signal]) : abandon.signal;
     const result = this.enqueue((sink) => this.turn(prompt, { ...opts, signal }, sink), stream);
     result.then(() => stream.end(), (error: unknown) => stream.fail(error));

@@ -12,6 +12,8 @@ import { createCoder, run, type CoderStreamEvent, type SharedStartOpts } from '.
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { abortOnceMarkedCommandRuns } from '../support/abort.js';
+import { ofType } from '../support/events.js';
+import { expectSecretHidden, hostSecretProbe } from '../support/host-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 
 
@@ -286,5 +288,16 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
     } finally {
       if (saved !== undefined) process.env.IS_SANDBOX = saved;
     }
+  });
+});
+
+describe("claude with inheritEnv: 'minimal' (real binary)", () => {
+  it('hides a host variable from the Bash tool, and still authenticates with what extraEnv passes', async () => {
+    const probe = hostSecretProbe();
+    const { model, opts } = await fake([{ toolCalls: [bash(probe.command)] }, { text: 'Printed.' }]);
+    const result = await run(claudeAdapter, 'Print two variables', { ...opts, inheritEnv: 'minimal', permissionPolicy: { allow: ['Bash'] }, collectEvents: true });
+    expect(model.requests[0]?.headers['x-api-key']).toBe('sk-ant-fake-test-key');
+    const toolResult = ofType(result.events, 'tool_result')[0];
+    expectSecretHidden(probe, { status: result.status, toolOutput: toolResult?.output, fedBack: JSON.stringify(messagesOf(model.requests[1]?.body)) });
   });
 });

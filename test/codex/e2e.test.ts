@@ -10,6 +10,7 @@ import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
 import type { OneShotOpts, SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, streamClosedStep, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { expectSecretHidden, hostSecretProbe } from '../support/host-env.js';
 import { ofType } from '../support/events.js';
 import { abortOnceMarkedCommandRuns } from '../support/abort.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
@@ -288,5 +289,15 @@ describe('codex e2e (real binary)', () => {
     const { fake, opts } = await setup([{ text: 'never' }]);
     await expect(run(codexAdapter, 'Hi.', { ...opts, maxTurns: 1 })).rejects.toThrow(FeatureNotSupportedError);
     expect(fake.allRequests).toHaveLength(0);
+  });
+});
+
+describe("codex with inheritEnv: 'minimal' (real binary)", () => {
+  it('hides a host variable from a shell command, and still authenticates with what extraEnv passes', async () => {
+    const probe = hostSecretProbe();
+    const { fake, opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: probe.command } }] }, { text: 'Printed.' }]);
+    const result = await run(codexAdapter, 'Print two variables.', { ...opts, inheritEnv: 'minimal', collectEvents: true });
+    const [toolResult] = ofType(result.events, 'tool_result');
+    expectSecretHidden(probe, { status: result.status, toolOutput: toolResult?.output, fedBack: requestText(fake, 1) });
   });
 });

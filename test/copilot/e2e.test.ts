@@ -11,6 +11,7 @@ import type { SharedStartOpts } from '../../src/options.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type FakeModelOptions, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { isGroupAlive } from '../support/processes.js';
 import { assembledDeltas } from './replay.js';
+import { expectSecretHidden, hostSecretProbe } from '../support/host-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
 import { ofType } from '../support/events.js';
@@ -280,5 +281,15 @@ describe('copilot end to end (real binary, fake model)', () => {
     expect(agent.status).toBe('error');
     expect(agent.error?.code).toBe('invalid_options');
     expect(agent.error?.message).toMatch(/no-such-agent/);
+  });
+});
+
+describe("copilot with inheritEnv: 'minimal' (real binary)", () => {
+  it('hides a host variable from a bash tool call, and still authenticates with what extraEnv passes', async () => {
+    const probe = hostSecretProbe();
+    const { fake, opts } = await setup([{ toolCalls: [bash(probe.command)] }, { text: 'Printed.' }]);
+    const result = await run(copilotAdapter, 'Print two variables', { ...opts, inheritEnv: 'minimal', permissionPolicy: { mode: 'bypass' }, collectEvents: true });
+    const [toolResult] = ofType(result.events, 'tool_result');
+    expectSecretHidden(probe, { status: result.status, toolOutput: toolResult?.output, fedBack: conversation(fake.requests[1]) });
   });
 });

@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 import { isGroupAlive, isProcessAlive, pidsWithMarker, uniqueSeconds } from '../support/processes.js';
+import { setHostEnv } from '../support/host-env.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = fakeAdapter();
@@ -90,24 +91,30 @@ describe('run() with a well-behaved CLI', () => {
     expect(result.events?.[0]).toMatchObject({ type: 'error', code: 'protocol', fatal: false });
   });
 
-  it('builds the environment: deny-list out, adapter env in, extraEnv (empty kept), unsetEnv last', async () => {
-    process.env.CLAUDECODE = '1';
-    process.env.NODE_OPTIONS = '--inspect';
-    process.env.COD_TEST_UNSET = 'present';
-    try {
-      const result = await run(fake, 'x', {
-        ...script([{ echoEnv: ['CLAUDECODE', 'NODE_OPTIONS', 'FAKE_ADAPTER_ENV', 'EMPTY', 'COD_TEST_UNSET', 'PATH'] }, done()], { EMPTY: '' }),
-        unsetEnv: ['COD_TEST_UNSET'],
-        collectEvents: true,
-      });
-      const env = (result.events?.find((e) => e.type === 'progress' && e.subtype === 'env')?.raw as { env: Record<string, string | null> }).env;
-      expect(env).toMatchObject({ CLAUDECODE: null, NODE_OPTIONS: null, FAKE_ADAPTER_ENV: 'from-adapter', EMPTY: '', COD_TEST_UNSET: null });
-      expect(env.PATH).toBeTruthy();
-    } finally {
-      delete process.env.CLAUDECODE;
-      delete process.env.NODE_OPTIONS;
-      delete process.env.COD_TEST_UNSET;
-    }
+  const envSeen = (result: { events?: CoderStreamEvent<string>[] | undefined }) =>
+    (result.events?.find((e) => e.type === 'progress' && e.subtype === 'env')?.raw as { env: Record<string, string | null> }).env;
+
+  it("builds the environment: deny-lists out (the core's and the CLI's), adapter env in, extraEnv (empty kept), unsetEnv last", async () => {
+    setHostEnv({ FAKE_CLI_NESTED: '1', NODE_OPTIONS: '--inspect', COD_TEST_UNSET: 'present' });
+    const result = await run(fake, 'x', {
+      ...script([{ echoEnv: ['FAKE_CLI_NESTED', 'NODE_OPTIONS', 'FAKE_ADAPTER_ENV', 'EMPTY', 'COD_TEST_UNSET', 'PATH'] }, done()], { EMPTY: '' }),
+      unsetEnv: ['COD_TEST_UNSET'],
+      collectEvents: true,
+    });
+    const env = envSeen(result);
+    expect(env).toMatchObject({ FAKE_CLI_NESTED: null, NODE_OPTIONS: null, FAKE_ADAPTER_ENV: 'from-adapter', EMPTY: '', COD_TEST_UNSET: null });
+    expect(env.PATH).toBeTruthy();
+  });
+
+  it("inheritEnv: 'minimal' keeps the core's set and the CLI's own names; a list keeps just those; extraEnv always goes through", async () => {
+    const host = { COD_TEST_SECRET: 'hunter2', LC_COD_TEST: 'locale', cod_test_proxy: 'x', http_proxy: 'http://127.0.0.1:9', FAKE_CLI_API_KEY: 'key', FAKE_CLI_HOME: '/state' };
+    const names = [...Object.keys(host), 'PATH', 'FROM_EXTRA'];
+    setHostEnv(host);
+    const minimal = envSeen(await run(fake, 'x', { ...script([{ echoEnv: names }, done()], { FROM_EXTRA: 'extra' }), inheritEnv: 'minimal', collectEvents: true }));
+    expect(minimal).toMatchObject({ COD_TEST_SECRET: null, cod_test_proxy: null, LC_COD_TEST: 'locale', http_proxy: 'http://127.0.0.1:9', FAKE_CLI_API_KEY: 'key', FAKE_CLI_HOME: '/state', FROM_EXTRA: 'extra' });
+    expect(minimal.PATH).toBe(process.env.PATH);
+    const listed = envSeen(await run(fake, 'x', { ...script([{ echoEnv: names }, done()], { FROM_EXTRA: 'extra' }), inheritEnv: ['COD_TEST_SECRET', 'PATH'], collectEvents: true }));
+    expect(listed).toEqual({ COD_TEST_SECRET: 'hunter2', LC_COD_TEST: null, cod_test_proxy: null, http_proxy: null, FAKE_CLI_API_KEY: null, FAKE_CLI_HOME: null, PATH: process.env.PATH, FROM_EXTRA: 'extra' });
   });
 });
 

@@ -110,6 +110,55 @@ describe('stream()', () => {
   });
 });
 
+describe('stream() nobody reads', () => {
+  const messages = (events: CoderStreamEvent<string>[]) => events.flatMap((event) => (event.type === 'message' ? [event.text] : []));
+
+  it('.result settles without a reader; a reader that comes later gets the latest events, told how many were dropped', async () => {
+    // ~1.6 MB of lines: far past what a pipe holds for a reader, and past what is kept unread.
+    const total = 40_000;
+    const session = createCoder(fake, script([{ lines: total }, done('end')])).start();
+    const stream = session.stream('go');
+    const result = await stream.result;
+    expect(result).toMatchObject({ status: 'success', text: 'end' });
+
+    const events: CoderStreamEvent<string>[] = [];
+    for await (const event of stream) events.push(event);
+    const [notice, ...kept] = events;
+    expect(notice).toMatchObject({ type: 'progress', kind: 'warning', subtype: 'unread_events_dropped', provider: 'fake' });
+    const dropped = Number(/^(\d+) earlier events/.exec((notice as { message: string }).message)?.[1]);
+    // What is kept is the end of the run, whole: the lines after the dropped ones, then done.
+    const texts = messages(kept);
+    expect(texts[0]).toBe(`line ${dropped}`);
+    expect(texts).toEqual(Array.from({ length: total - dropped }, (_, i) => `line ${dropped + i}`));
+    expect(kept.at(-1)?.type).toBe('done');
+    // About 1 MiB of ~40-byte lines is kept, not the whole run.
+    expect(texts.length).toBeGreaterThan(20_000);
+    expect(texts.length).toBeLessThan(30_000);
+  }, 30_000);
+
+  it('the stall timer still stops a CLI that goes quiet while nobody reads', async () => {
+    const session = createCoder(fake, { ...script([{ lines: 20_000 }, { hang: 1 }]), stallTimeoutMs: 2_000 }).start();
+    const stream = session.stream('go');
+    const result = await stream.result;
+    expect(result.status).toBe('stalled');
+    expect(isGroupAlive(result.pid!)).toBe(false);
+    // The CLI wrote all it had before it went quiet: it was never held back for a reader.
+    const events: CoderStreamEvent<string>[] = [];
+    for await (const event of stream) events.push(event);
+    expect(messages(events).at(-1)).toBe('line 19999');
+  }, 30_000);
+
+  it('a second next() while the first waits does not replace it: both settle, in order', async () => {
+    const session = createCoder(fake, script([{ sleep: 50 }, { out: { type: 'message', text: 'a' } }, { out: { type: 'message', text: 'b' } }, done()])).start();
+    const iterator = session.stream('go')[Symbol.asyncIterator]();
+    const [first, second] = await Promise.all([iterator.next(), iterator.next()]);
+    expect([first.value, second.value]).toMatchObject([{ type: 'message', text: 'a' }, { type: 'message', text: 'b' }]);
+    const [third, end, afterEnd] = await Promise.all([iterator.next(), iterator.next(), iterator.next()]);
+    expect(third.value).toMatchObject({ type: 'done' });
+    expect([end.done, afterEnd.done]).toEqual([true, true]);
+  }, 30_000);
+});
+
 describe('stream() with a consumer slower than the CLI', () => {
   it('keeps the CLI from writing far ahead of the consumer, and its wait is no stall', async () => {
     // ~1 MB of lines: far more than the SDK lets wait for a consumer, so the CLI must wait for it. The

@@ -12,6 +12,7 @@ import { startFakeModel, type FakeEnvOptions, type FakeModel, type RecordedReque
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { abortOnceMarkedCommandRuns } from '../support/abort.js';
+import { expectSecretHidden, hostSecretProbe } from '../support/host-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
 
@@ -257,5 +258,15 @@ describe('pi end to end (real binary, fake model)', () => {
     const result = await run(piAdapter, 'Hi.', { ...opts, piNoSession: true });
     expect(result.status).toBe('success');
     expect(existsSync(join(opts.extraEnv!.PI_CODING_AGENT_DIR!, 'sessions'))).toBe(false);
+  });
+});
+
+describe("pi with inheritEnv: 'minimal' (real binary)", () => {
+  it('hides a host variable from a bash tool call, and still authenticates with what extraEnv passes', async () => {
+    const probe = hostSecretProbe();
+    const { fake, opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: probe.command } }] }, { text: 'Printed.' }]);
+    const result = await run(piAdapter, 'Print two variables.', { ...opts, inheritEnv: 'minimal', collectEvents: true });
+    const toolResult = result.events?.find((event) => event.type === 'tool_result');
+    expectSecretHidden(probe, { status: result.status, toolOutput: JSON.stringify(toolResult?.output), fedBack: conversation(fake.requests[1]) });
   });
 });

@@ -20,6 +20,8 @@ export function fakeAdapter(overrides: Partial<AdapterSpec<'fake'>> = {}): Adapt
     },
     insteadHints: { maxTurns: 'The fake CLI has no turn limit.' },
     canFork: true,
+    auth: { variables: ['FAKE_CLI_API_KEY'], storedLogin: 'nowhere' },
+    environment: { denied: ['FAKE_CLI_NESTED'], minimal: ['FAKE_CLI_HOME'] },
     buildInvocation: async (ctx) => {
       const args: string[] = [];
       if (ctx.opts.model) args.push('--model', ctx.opts.model);

@@ -36,6 +36,14 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
     variables: ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
     storedLogin: '`claude` login in CLAUDE_CONFIG_DIR or ~/.claude',
   },
+  environment: {
+    // Set by Claude Code for the processes it starts: a nested claude would take itself for a sub-process.
+    denied: ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SSE_PORT'],
+    minimal: [
+      'CLAUDE_CONFIG_DIR', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'CLAUDE_CODE_MAX_RETRIES', 'API_TIMEOUT_MS',
+      'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'DISABLE_TELEMETRY', 'DISABLE_AUTOUPDATER', 'DISABLE_ERROR_REPORTING',
+    ],
+  },
   // Allowed by name rather than bypass mode, which the CLI refuses as root.
   probe: {
     shellCall: (command) => ({ name: 'Bash', input: { command, description: 'coderline probe' } }),

@@ -42,6 +42,11 @@ export const codexAdapter: AdapterSpec<'codex'> = {
     variables: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'CODEX_ACCESS_TOKEN'],
     storedLogin: '`codex login` in CODEX_HOME or ~/.codex/auth.json',
   },
+  environment: {
+    // Set by Codex for the commands it runs: a nested codex would take itself for a sandboxed tool call.
+    denied: ['CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_THREAD_ID'],
+    minimal: ['CODEX_HOME'],
+  },
   // The default workspace-write sandbox runs the command; events call it a command_execution item.
   probe: {
     shellCall: (command) => ({ name: 'exec_command', input: { cmd: command } }),

@@ -26,6 +26,9 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
     variables: ['COPILOT_PROVIDER_API_KEY', 'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'],
     storedLogin: '`copilot` /login in COPILOT_HOME or ~/.copilot',
   },
+  environment: {
+    minimal: ['COPILOT_HOME', 'COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_TYPE', 'COPILOT_MODEL', 'COPILOT_OFFLINE', 'COPILOT_AUTO_UPDATE'],
+  },
   // With --no-ask-user a shell command nobody allowed is denied: allow just `echo`.
   probe: {
     shellCall: (command) => ({ name: 'bash', input: { command, description: 'coderline probe' } }),

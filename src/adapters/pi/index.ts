@@ -47,6 +47,9 @@ export const piAdapter: AdapterSpec<'pi'> = {
     variables: ['ANTHROPIC_OAUTH_TOKEN', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'MISTRAL_API_KEY', 'DEEPSEEK_API_KEY'],
     storedLogin: '`pi` /login in ~/.pi/agent/auth.json (or keys in its models.json)',
   },
+  environment: {
+    minimal: ['PI_CODING_AGENT_DIR', 'PI_CODING_AGENT_SESSION_DIR', 'PI_OFFLINE', 'PI_TELEMETRY'],
+  },
   // pi asks no one: its bash tool runs whatever the model sends.
   probe: {
     shellCall: (command) => ({ name: 'bash', input: { command } }),
