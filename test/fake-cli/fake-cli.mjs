@@ -2,7 +2,7 @@
 // A scriptable stand-in for an agent CLI, used only by the core's tests (its output is made up and
 // claims to be no real CLI's). The script is a JSON array of steps in FAKE_CLI_SCRIPT.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 if (process.argv.includes('--version')) {
   process.stdout.write(`fake-cli ${process.env.FAKE_CLI_VERSION ?? '1.2.0'}\n`);
