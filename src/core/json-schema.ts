@@ -41,7 +41,9 @@ function sameJson(a: unknown, b: unknown): boolean {
   return keysA.length === keysB.length && keysA.every((key) => sameJson((a as JsonObject)[key], (b as JsonObject)[key]));
 }
 
-const at = (path: string, key: string | number) => `${path}.${key}`;
+const at = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+/** How an issue names where it is: the dotted path, or `(root)` for the value itself. */
+const shown = (path: string) => path || '(root)';
 
 /** Compiles `schema`, or returns every problem that keeps it from being checked. */
 export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { problems: string[] } {
@@ -66,7 +68,7 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
 
   function compile(node: unknown, where: string): Check {
     if (node === true) return () => undefined;
-    if (node === false) return (_value, path, issues) => void issues.push(`${path}: no value is allowed here`);
+    if (node === false) return (_value, path, issues) => void issues.push(`${shown(path)}: no value is allowed here`);
     if (!isJsonObject(node)) {
       problems.push(`${where}: a schema must be an object or a boolean`);
       return () => undefined;
@@ -81,11 +83,11 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
     if (node.enum !== undefined) {
       const allowed = node.enum;
       if (!Array.isArray(allowed) || allowed.length === 0) problems.push(`${where}: enum must be a non-empty array`);
-      else checks.push((value, path, issues) => void (allowed.some((option) => sameJson(option, value)) || issues.push(`${path}: must be one of ${JSON.stringify(allowed)}`)));
+      else checks.push((value, path, issues) => void (allowed.some((option) => sameJson(option, value)) || issues.push(`${shown(path)}: must be one of ${JSON.stringify(allowed)}`)));
     }
     if ('const' in node) {
       const expected = node.const;
-      checks.push((value, path, issues) => void (sameJson(expected, value) || issues.push(`${path}: must be ${JSON.stringify(expected)}`)));
+      checks.push((value, path, issues) => void (sameJson(expected, value) || issues.push(`${shown(path)}: must be ${JSON.stringify(expected)}`)));
     }
     checks.push(...objectChecks(node, where), ...arrayChecks(node, where), ...boundChecks(node, where), ...combinatorChecks(node, where));
     return (value, path, issues) => {
@@ -101,7 +103,7 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
       return () => undefined;
     }
     return (value, path, issues) => {
-      if (!types.some((name) => matchesType(value, name as TypeName))) issues.push(`${path}: expected ${types.join(' or ')}, got ${typeOf(value)}`);
+      if (!types.some((name) => matchesType(value, name as TypeName))) issues.push(`${shown(path)}: expected ${types.join(' or ')}, got ${typeOf(value)}`);
     };
   }
 
@@ -117,10 +119,10 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
     const extra = node.additionalProperties === undefined ? undefined : compile(node.additionalProperties, `${where}/additionalProperties`);
     checks.push((value, path, issues) => {
       if (!isJsonObject(value)) return;
-      if (Array.isArray(required)) for (const name of required) if (!(name in value)) issues.push(`${at(path, name)}: required`);
+      if (Array.isArray(required)) for (const name of required) if (!(name in value)) issues.push(`${shown(at(path, name))}: required`);
       for (const [name, item] of Object.entries(value)) {
         const check = properties[name] ?? extra;
-        if (node.additionalProperties === false && !properties[name]) issues.push(`${at(path, name)}: not allowed (additionalProperties is false)`);
+        if (node.additionalProperties === false && !properties[name]) issues.push(`${shown(at(path, name))}: not allowed (additionalProperties is false)`);
         else check?.(item, at(path, name), issues);
       }
     });
@@ -150,7 +152,7 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
       }
       checks.push((value, path, issues) => {
         const actual = applies(value);
-        if (actual !== undefined && fails(actual, limit)) issues.push(`${path}: ${says} ${limit}`);
+        if (actual !== undefined && fails(actual, limit)) issues.push(`${shown(path)}: ${says} ${limit}`);
       });
     };
     const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
@@ -174,7 +176,7 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
       }
       if (pattern && typeof node.pattern === 'string') {
         const compiled = pattern;
-        checks.push((value, path, issues) => void (typeof value === 'string' && !compiled.test(value) && issues.push(`${path}: must match ${compiled.source}`)));
+        checks.push((value, path, issues) => void (typeof value === 'string' && !compiled.test(value) && issues.push(`${shown(path)}: must match ${compiled.source}`)));
       } else if (pattern) problems.push(`${where}: pattern must be a string`);
     }
     return checks;
@@ -198,8 +200,8 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
         });
         const matching = results.filter((found) => found.length === 0).length;
         if (key === 'allOf') issues.push(...results.flat());
-        else if (key === 'anyOf' && matching === 0) issues.push(`${path}: matches none of anyOf (${results.map((found) => found.join('; ')).join(' | ')})`);
-        else if (key === 'oneOf' && matching !== 1) issues.push(`${path}: must match exactly one of oneOf, matches ${matching}`);
+        else if (key === 'anyOf' && matching === 0) issues.push(`${shown(path)}: matches none of anyOf (${results.map((found) => found.join('; ')).join(' | ')})`);
+        else if (key === 'oneOf' && matching !== 1) issues.push(`${shown(path)}: must match exactly one of oneOf, matches ${matching}`);
       });
     }
     return checks;
@@ -212,7 +214,7 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
     validate(value) {
       const issues: string[] = [];
       check(value, '', issues);
-      return issues.map((issue) => (issue.startsWith('.') ? issue.slice(1) : issue.startsWith(':') ? `(root)${issue}` : issue));
+      return issues;
     },
   };
 }
