@@ -46,7 +46,7 @@ describe('the pool', () => {
     await waitFor(() => {
       const after = handleCounts();
       return ['ProcessWrap', 'PipeWrap', 'Timeout'].every((kind) => (after[kind] ?? 0) <= (before[kind] ?? 0));
-    }, 3000);
+    }, 20_000);
   });
 });
 
@@ -62,6 +62,6 @@ describe('when the host process dies', () => {
     const exited = new Promise((resolve) => host.once('exit', (code, sig) => resolve(sig ?? code)));
     host.kill(signal);
     expect(await exited).toBe(signal);
-    await waitFor(() => !isProcessAlive(grandchild), 3000);
+    await waitFor(() => !isProcessAlive(grandchild));
   });
 });

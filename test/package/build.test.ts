@@ -13,9 +13,9 @@ const exportsMap = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
 const entries = Object.entries(exportsMap).filter((entry): entry is [string, Conditions] => typeof entry[1] !== 'string');
 
 describe('the built package', () => {
+  // Type declarations take most of the build: minutes on a loaded machine.
   beforeAll(() => {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
-    // The declaration build alone took over three minutes on a loaded machine.
   }, 600_000);
 
   it('has every file the exports map names', () => {
