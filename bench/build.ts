@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as tsup } from 'tsup';
-import { bundleOptions, zodRuntimeOptions } from '../tsup.config.js';
+import { bundleOptions } from '../tsup.config.js';
 
 export const benchDir = fileURLToPath(new URL('.', import.meta.url));
 export const rootDir = fileURLToPath(new URL('..', import.meta.url));
@@ -31,7 +31,7 @@ function installVendorSdks(): void {
   execFileSync('npm', ['ci', '--omit=optional', '--no-audit', '--no-fund'], { cwd: benchDir, stdio: 'inherit' });
 }
 
-/** coderline bundled as the package builds it (ESM, code splitting, zod's runtime beside it), from `srcDir` into `out`. */
+/** coderline bundled as the package builds it (ESM, code splitting), from `srcDir` into `out`. */
 async function buildCoderline(srcDir: string, out: string): Promise<void> {
   await tsup({
     ...bundleOptions,
@@ -45,8 +45,7 @@ async function buildCoderline(srcDir: string, out: string): Promise<void> {
     clean: true,
     silent: true,
   });
-  // Revisions before fix 14 load zod itself (they know no __ZOD_RUNTIME__).
-  if (existsSync(`${srcDir}/core/zod-runtime.ts`)) await tsup({ ...zodRuntimeOptions(srcDir, out), config: false, silent: true });
+  // Revisions from fix 14 until zod became a plain import load zod itself here (no __ZOD_RUNTIME__ defined).
 }
 
 /** Bench programs as single `.mjs` files, each run in a process of its own. */

@@ -2,6 +2,7 @@
 // so they cannot drift; a test also checks that every public export is documented. `npm run docs`.
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { supportedJsonSchema } from '../src/core/json-schema.js';
 import { optionSchemas } from '../src/options.js';
 
 interface Def {
@@ -75,7 +76,7 @@ Defaults for every session the coder starts. The working directory is fixed when
 
 ### \`tool({ name, description, input, handler })\` → \`Tool\`
 
-A tool the agent can call, defined in your process: \`input\` is a zod schema (its JSON Schema is what the CLI sees; the handler gets validated, typed input), \`handler(input, { signal })\` returns text, JSON or MCP content. Pass tools as the \`tools\` option; see [tools.md](tools.md).
+A tool the agent can call, defined in your process: \`input\` is a schema of any [Standard Schema](https://standardschema.dev) library (zod, valibot, arktype, …): the handler gets validated, typed input. The CLI sees its JSON Schema: the library's own where it provides one (Standard JSON Schema: zod 4.2+, arktype), else the \`inputJsonSchema\` you pass beside it (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) — \`tool()\` throws \`InvalidOptionsError\` when there is neither. \`handler(input, { signal })\` returns text, JSON or MCP content. Pass tools as the \`tools\` option; see [tools.md](tools.md).
 
 ### Helpers
 
@@ -91,7 +92,7 @@ A tool the agent can call, defined in your process: \`input\` is a zod schema (i
 | --- | --- |
 | \`status\` | \`'success' \\| 'error' \\| 'cancelled' \\| 'stalled'\` |
 | \`text\` | The final answer: the last assistant message (not reasoning, tool output or narration) |
-| \`output\` | Structured output validated against \`outputSchema\` (typed when it is a zod schema) |
+| \`output\` | Structured output validated against \`outputSchema\` (typed when it is a Standard Schema) |
 | \`sessionId\` | The CLI's session id |
 | \`usage\` | \`{ inputTokens, cachedInputTokens, outputTokens, reasoningTokens, costUsd? }\` for this run only |
 | \`exitCode\`, \`signal\` | How the CLI process ended |
@@ -121,10 +122,21 @@ Every error is a \`CoderError\` with a \`code\` and, where it concerns one CLI, 
 | \`CoderError\` | \`aborted\`, \`auth\`, \`rate_limit\`, \`server\`, \`context_too_large\`, \`max_turns\`, \`budget\`, \`protocol\` | — |
 `;
 
+const structuredOutput = `## Structured output (\`outputSchema\`)
+
+\`outputSchema\` is either a schema of any [Standard Schema](https://standardschema.dev) library, or a plain JSON Schema object.
+
+- A library schema validates the answer itself (\`RunResult.output\` is typed by it). The CLI gets its JSON Schema: \`outputJsonSchema\` when you pass one, else the library's own (Standard JSON Schema: zod 4.2+, arktype). A schema with neither (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) is an \`InvalidOptionsError\` before anything runs: pass \`outputJsonSchema\`, e.g. \`z.toJSONSchema(schema)\` from your own zod.
+- A plain JSON Schema is compiled when the options are parsed: anything outside the subset below (\`if\`/\`then\`, a \`$ref\` to another document, an unknown \`type\`) is an \`InvalidOptionsError\` before anything runs.
+
+Supported JSON Schema keywords: ${supportedJsonSchema.checked.map((key) => `\`${key}\``).join(', ')}. Accepted and not checked: ${supportedJsonSchema.annotations.map((key) => `\`${key}\``).join(', ')}. \`$ref\`: ${supportedJsonSchema.refs}. \`items\` is one schema (no tuples); \`$defs\` belong at the root.
+`;
+
 export function renderApiMd(): string {
   const { sharedStartOptsSchema, runOptsSchema } = optionSchemas();
   return [
     intro,
+    structuredOutput,
     '## Start options (`createCoder`, `coder.start`, `run`)',
     '',
     optionTable(sharedStartOptsSchema.shape as unknown as Record<string, Schema>),

@@ -71,3 +71,4 @@ export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
 export { tool } from './tool.js';
 export type { Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';
 export type { FeatureName, OneShotOpts, OutputSchema, ReasoningEffort, RunOpts, SharedStartOpts } from './options.js';
+export type { StandardSchemaV1 } from './core/standard-schema.js';

@@ -1,27 +1,34 @@
 // The one options schema: TypeScript types, runtime validation and the docs all come from here.
 // Each field's `.describe()` text is what docs/api.md shows.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isJsonObject } from './core/json.js';
-import { loadZod } from './core/zod.js';
+import { jsonSchemaProblems } from './core/output-schema.js';
+import { isStandardSchema, type StandardSchemaV1 } from './core/standard-schema.js';
 import type { CoderStreamEvent } from './events.js';
 import { isTool, type Tool } from './tool.js';
 
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
 
-/** An output schema: a zod schema (typed `output`) or a plain JSON Schema object. */
-export type OutputSchema = z.ZodType | Readonly<Record<string, unknown>>;
+/** An output schema: a Standard Schema of any library (typed `output`) or a plain JSON Schema object. */
+export type OutputSchema = StandardSchemaV1 | Readonly<Record<string, unknown>>;
 
-function defineSchemas(z: ReturnType<typeof loadZod>) {
+/** A plain JSON Schema outputSchema is compiled here, so a schema the SDK cannot check fails before anything runs. */
+function checkOutputSchema(schema: OutputSchema, ctx: z.RefinementCtx): void {
+  if (isStandardSchema(schema) || !isJsonObject(schema)) return;
+  for (const problem of jsonSchemaProblems(schema)) ctx.addIssue({ code: 'custom', message: `JSON Schema ${problem}` });
+}
+
+function defineSchemas() {
   const fn = <T extends (...args: never[]) => unknown>(what: string) =>
     z.custom<T>((value) => typeof value === 'function', { message: `${what} must be a function` });
 
   const stringList = z.array(z.string());
 
   const outputSchema = z.custom<OutputSchema>(
-    isJsonObject,
-    { message: 'outputSchema must be a zod schema or a JSON Schema object' },
-  );
+    (value) => isStandardSchema(value) || isJsonObject(value),
+    { message: 'outputSchema must be a Standard Schema (zod, valibot, arktype, …) or a JSON Schema object' },
+  ).superRefine(checkOutputSchema);
 
   const permissionPolicy = z.strictObject({
     mode: z.enum(['default', 'plan', 'bypass']).optional().describe('plan: read-only; bypass: no permission checks at all'),
@@ -118,6 +125,8 @@ function defineSchemas(z: ReturnType<typeof loadZod>) {
     onRawLine: coreFields.onRawLine,
     onEvent: coreFields.onEvent,
     collectEvents: z.boolean().optional().describe('Keep every event in RunResult.events'),
+    outputJsonSchema: z.custom<Readonly<Record<string, unknown>>>(isJsonObject, { message: 'outputJsonSchema must be a JSON Schema object' })
+      .optional().describe("The JSON Schema the CLI is given for outputSchema, when its library provides none (zod before 4.2, zod/mini, zod/v3, valibot); it wins over the library's own"),
   };
 
   return {
@@ -134,7 +143,7 @@ let schemas: Schemas | undefined;
 
 /** The zod schemas of the options (built on first use). `.shape[key].description` documents each key. */
 export function optionSchemas(): Pick<Schemas, 'sharedStartOptsSchema' | 'runOptsSchema' | 'oneShotOptsSchema'> {
-  return (schemas ??= defineSchemas(loadZod()));
+  return (schemas ??= defineSchemas());
 }
 
 export type SharedStartOpts = z.input<Schemas['sharedStartOptsSchema']>;
@@ -149,7 +158,7 @@ export type ResolvedOpts = OneShotOpts;
  */
 let features: readonly string[] | undefined;
 export function featureNames(): readonly string[] {
-  schemas ??= defineSchemas(loadZod());
+  schemas ??= defineSchemas();
   features ??= [
     ...Object.keys(schemas.adapterStartFields).filter((key) => key !== 'permissionPolicy'),
     'permissionPolicy.mode=plan',

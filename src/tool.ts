@@ -1,8 +1,8 @@
 // Custom tools: a handler in the caller's process that the agent CLI can call (over the SDK-hosted
 // MCP bridge, src/core/tool-bridge.ts). Only types and a cheap check here: nothing heavy at import.
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
-import { loadZod } from './core/zod.js';
+import { isStandardSchema, ownJsonSchema, type StandardSchemaV1 } from './core/standard-schema.js';
+import { isJsonObject } from './core/json.js';
 import { InvalidOptionsError } from './errors.js';
 
 /** One MCP content block (text, image, audio, resource link or embedded resource). */
@@ -23,13 +23,18 @@ export interface ToolCallContext {
   signal: AbortSignal;
 }
 
-export interface ToolDefinition<S extends z.ZodType> {
+export interface ToolDefinition<S extends StandardSchemaV1> {
   /** What the model calls it: letters, digits, `_` and `-`, at most 64 characters. */
   name: string;
   description: string;
-  /** The input's schema: its JSON Schema is what the CLI sees; calls are validated against it. */
+  /** The input's schema, of any Standard Schema library (zod, valibot, arktype, …): calls are validated against it. */
   input: S;
-  handler: (input: z.output<S>, context: ToolCallContext) => ToolOutput | Promise<ToolOutput>;
+  /**
+   * The input's JSON Schema, as the CLI sees it: needed when the schema's library provides none
+   * (zod before 4.2, zod/mini, zod/v3, valibot); when given, it wins over the library's own.
+   */
+  inputJsonSchema?: Readonly<Record<string, unknown>>;
+  handler: (input: StandardSchemaV1.InferOutput<S>, context: ToolCallContext) => ToolOutput | Promise<ToolOutput>;
 }
 
 /** A tool made by `tool()`, for the `tools` option. */
@@ -38,7 +43,7 @@ export interface Tool<I = unknown> {
   readonly name: string;
   readonly description: string;
   /** Validates what the model sends before the handler sees it. */
-  readonly input: z.ZodType;
+  readonly input: StandardSchemaV1;
   /** The input's JSON Schema, as the CLI sees it (an object schema, as MCP requires). */
   readonly inputJsonSchema: Readonly<Record<string, unknown>>;
   // Method syntax: a Tool of a specific input still fits in a list of Tool (`tools: [a, b]`).
@@ -49,13 +54,14 @@ export interface Tool<I = unknown> {
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Defines a tool the agent can call; pass it in `tools`. */
-export function tool<S extends z.ZodType>(definition: ToolDefinition<S>): Tool<z.output<S>> {
+export function tool<S extends StandardSchemaV1>(definition: ToolDefinition<S>): Tool<StandardSchemaV1.InferOutput<S>> {
   const issues: string[] = [];
   if (typeof definition.name !== 'string' || !toolNamePattern.test(definition.name)) {
     issues.push(`tool name "${String(definition.name)}" must be 1-64 letters, digits, "_" or "-"`);
   }
   if (typeof definition.description !== 'string') issues.push(`tool "${definition.name}": description must be a string`);
-  if (typeof definition.input?.safeParse !== 'function') issues.push(`tool "${definition.name}": input must be a zod schema`);
+  if (!isStandardSchema(definition.input)) issues.push(`tool "${definition.name}": input must be a Standard Schema (zod, valibot, arktype, …)`);
+  if (definition.inputJsonSchema !== undefined && !isJsonObject(definition.inputJsonSchema)) issues.push(`tool "${definition.name}": inputJsonSchema must be a JSON Schema object`);
   if (typeof definition.handler !== 'function') issues.push(`tool "${definition.name}": handler must be a function`);
   if (issues.length) throw new InvalidOptionsError(issues);
   return Object.freeze({
@@ -63,21 +69,31 @@ export function tool<S extends z.ZodType>(definition: ToolDefinition<S>): Tool<z
     name: definition.name,
     description: definition.description,
     input: definition.input,
-    inputJsonSchema: inputJsonSchemaOf(definition.name, definition.input),
+    inputJsonSchema: inputJsonSchemaOf(definition),
     handler: definition.handler,
   });
 }
 
-/** The JSON Schema of what the model must send; MCP only takes object schemas. */
-function inputJsonSchemaOf(name: string, input: z.ZodType): Record<string, unknown> {
-  let json: Record<string, unknown>;
-  try {
-    json = loadZod().toJSONSchema(input, { io: 'input' }) as Record<string, unknown>;
-  } catch (error) {
-    throw new InvalidOptionsError([`tool "${name}": input has no JSON Schema form (${String(error)})`]);
+/** The JSON Schema of what the model must send: given beside the schema, else the schema's own. MCP only takes object schemas. */
+function inputJsonSchemaOf({ name, input, inputJsonSchema }: Omit<ToolDefinition<StandardSchemaV1>, 'handler'>): Record<string, unknown> {
+  let json: Record<string, unknown> | undefined;
+  const vendor = input['~standard'].vendor;
+  if (inputJsonSchema) {
+    json = { ...inputJsonSchema };
+    delete json.$schema;
+  } else {
+    try {
+      json = ownJsonSchema(input, 'input', 'draft-2020-12');
+    } catch (error) {
+      throw new InvalidOptionsError([`tool "${name}": this ${vendor} input schema has no JSON Schema form (${error instanceof Error ? error.message : String(error)}); pass one as inputJsonSchema`]);
+    }
+  }
+  if (!json) {
+    throw new InvalidOptionsError([
+      `tool "${name}": this ${vendor} input schema does not provide its JSON Schema (Standard JSON Schema); pass one as inputJsonSchema, e.g. from the library's own JSON Schema converter`,
+    ]);
   }
   if (json.type !== 'object') throw new InvalidOptionsError([`tool "${name}": input must be an object schema such as z.object({...})`]);
-  delete json.$schema;
   return json;
 }
 

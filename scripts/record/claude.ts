@@ -4,14 +4,14 @@
 // CLAUDE_RECORD_BIN=/path/to/claude records with another binary (e.g. an older version installed
 // outside the repo); the version folder is whatever that binary's `--version` says.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { buildClaudeInvocation } from '../../src/adapters/claude/argv.js';
 import type { SessionTarget } from '../../src/core/adapter.js';
 import { buildEnv } from '../../src/core/env.js';
 import type { ResolvedOpts } from '../../src/options.js';
-import { installedClaudeBinary } from '../../src/testing/anthropic.js';
 import { startFakeModel, type FakeEnvOptions, type Script } from '../../src/testing/index.js';
 
 const answerSchema = {
@@ -181,7 +181,8 @@ function recordSessions(dir: string): Promise<void> {
 
 /** The binary to record: CLAUDE_RECORD_BIN when set, else the pinned devDependency. */
 function recordBinary(): string {
-  return process.env.CLAUDE_RECORD_BIN || installedClaudeBinary();
+  const pinned = join(dirname(createRequire(import.meta.url).resolve('@anthropic-ai/claude-code/package.json')), 'bin', 'claude.exe');
+  return process.env.CLAUDE_RECORD_BIN || pinned;
 }
 
 export async function record(): Promise<void> {

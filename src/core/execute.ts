@@ -8,8 +8,8 @@ import type { ResolvedOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, Invocation, SessionTarget } from './adapter.js';
 import { buildEnv } from './env.js';
-import { decideOutcome } from './outcome.js';
-import { toJsonSchema } from './output-schema.js';
+import { decideOutcome, validateOutcome } from './outcome.js';
+import { outputJsonSchemaOf } from './output-schema.js';
 import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
@@ -136,6 +136,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     throw new InvalidOptionsError([`the working directory ${cwd} does not exist or is not a directory`], adapter.name);
   }
 
+  const outputJsonSchema = outputJsonSchemaOf(opts);
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;
   try {
@@ -151,7 +152,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       cwd,
       writeTempFile: (name, content) => temp.writeFile(name, content),
       coderStateDir: request.coderStateDir,
-      outputJsonSchema: opts.outputSchema ? toJsonSchema(opts.outputSchema) : undefined,
+      outputJsonSchema,
       ...(toolBridge ? { toolBridge } : {}),
     });
     const env = buildEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
@@ -172,7 +173,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;
     if (lastUsageTotal) memory.usageTotal = lastUsageTotal;
-    const outcome = decideOutcome(adapter, opts, tracker, end);
+    const outcome = await validateOutcome(adapter.name, opts, decideOutcome(adapter, opts, tracker, end));
     return result({ ...outcome, exitCode: end.exitCode, signal: end.signal, pid: end.pid, cliVersion: version });
   } finally {
     await toolBridge?.close();

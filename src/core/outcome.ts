@@ -64,7 +64,13 @@ export function decideOutcome(adapter: AdapterSpec, opts: ResolvedOpts, tracker:
     if (!parsed.ok) return fail(new OutputValidationError(provider, tracker.text, ['the answer is not JSON']));
     candidate = parsed.value;
   }
-  const checked = validateOutput(opts.outputSchema, candidate);
-  if (!checked.ok) return fail(new OutputValidationError(provider, candidate, checked.issues));
-  return { status: 'success', error: undefined, output: checked.value };
+  return { status: 'success', error: undefined, output: candidate };
+}
+
+/** A successful outcome's structured output, validated against outputSchema (the schema's library may validate asynchronously). */
+export async function validateOutcome(provider: string, opts: ResolvedOpts, outcome: Outcome): Promise<Outcome> {
+  if (outcome.status !== 'success' || !opts.outputSchema) return outcome;
+  const checked = await validateOutput(opts.outputSchema, outcome.output);
+  if (!checked.ok) return { status: 'error', error: new OutputValidationError(provider, outcome.output, checked.issues), output: undefined };
+  return { ...outcome, output: checked.value };
 }

@@ -2,7 +2,6 @@
 // session it starts; a session runs one turn at a time (later turns queue in order) and remembers
 // its id so the next turn resumes it.
 import { resolve } from 'node:path';
-import type { z } from 'zod';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
 import { optionSchemas, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../options.js';
@@ -10,6 +9,7 @@ import type { RunResult } from '../result.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { EventStream } from './event-stream.js';
 import { assertSupportedPlatform } from './platform.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
 import { execute, type SessionMemory } from './execute.js';
 import { TempDir } from './temp.js';
 import { checkSupport, parseOptions } from './validate.js';
@@ -19,7 +19,7 @@ export type Limiter = <T>(job: () => Promise<T>) => Promise<T>;
 const unlimited: Limiter = (job) => job();
 
 /** The structured output type a run's options ask for. */
-export type OutputOf<O> = O extends { outputSchema: infer S } ? (S extends z.ZodType ? z.output<S> : unknown) : unknown;
+export type OutputOf<O> = O extends { outputSchema: infer S } ? (S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown) : unknown;
 
 /** A running turn's events, in order; `result` settles when the turn is over. */
 export interface RunStream<T = unknown, P extends string = string> extends AsyncIterable<CoderStreamEvent<P>> {

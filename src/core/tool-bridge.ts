@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolOutput } from '../tool.js';
+import { validateStandard } from './standard-schema.js';
 import { toolBridgeServerName } from './tool-names.js';
 
 /** What an adapter needs to point its CLI at the bridge. */
@@ -125,13 +126,10 @@ export async function startToolBridge(tools: readonly Tool[], runSignal: AbortSi
 
 /** Validates the input, runs the handler, and turns whatever happens into a tool result. */
 async function callTool(tool: Tool, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
-  const parsed = await tool.input.safeParseAsync(args);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(input)'}: ${issue.message}`);
-    return errorResult(`Invalid input for ${tool.name}: ${issues.join('; ')}`);
-  }
   try {
-    return toCallToolResult(await tool.handler(parsed.data, { signal }));
+    const checked = await validateStandard(tool.input, args, '(input)');
+    if (!checked.ok) return errorResult(`Invalid input for ${tool.name}: ${checked.issues.join('; ')}`);
+    return toCallToolResult(await tool.handler(checked.value, { signal }));
   } catch (error) {
     return errorResult(error instanceof Error ? error.message : String(error));
   }

@@ -1,8 +1,6 @@
 // A fake Anthropic Messages API for driving the real `claude` binary offline: streamed SSE for
 // text, thinking and tool_use blocks, JSON error bodies, and the options that point claude at it with
 // private HOME / CLAUDE_CONFIG_DIR and no telemetry.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { SharedStartOpts } from '../options.js';
 import { textDeltas, type ModelReply, type RecordedRequest, type Script } from './script.js';
@@ -128,12 +126,6 @@ function anthropicApi(): ApiHandler {
 /** Starts the fake Anthropic server on 127.0.0.1 (random port). One script step per `POST /v1/messages`. */
 export function startFakeAnthropic(script: Script): Promise<FakeServer> {
   return startFakeServer(script, anthropicApi());
-}
-
-/** The `claude` binary of the installed `@anthropic-ai/claude-code` package. */
-export function installedClaudeBinary(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@anthropic-ai/claude-code/package.json')), 'bin', 'claude.exe');
 }
 
 export interface FakeClaudeEnvOptions {

@@ -2,7 +2,7 @@
 // A scriptable stand-in for an agent CLI, used only by the core's tests (its output is made up and
 // claims to be no real CLI's). The script is a JSON array of steps in FAKE_CLI_SCRIPT.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 if (process.argv.includes('--version')) {
   process.stdout.write(`fake-cli ${process.env.FAKE_CLI_VERSION ?? '1.2.0'}\n`);
@@ -33,6 +33,11 @@ for (const step of steps) {
     const total = Number(await readStdin());
     await write(process.stdout, line({ type: 'usage', usage: { inputTokens: total, cachedInputTokens: 0, outputTokens: total / 10, reasoningTokens: 0 } }));
   } else if ('echoArgs' in step) await write(process.stdout, line({ type: 'args', args: process.argv.slice(2) }));
+  else if ('echoSchema' in step) {
+    // The JSON Schema the adapter wrote for `--schema`, as the CLI would read it.
+    const at = process.argv.indexOf('--schema');
+    await write(process.stdout, line({ type: 'schema', schema: at < 0 ? null : JSON.parse(readFileSync(process.argv[at + 1], 'utf8')) }));
+  }
   else if ('echoEnv' in step) await write(process.stdout, line({ type: 'env', env: Object.fromEntries(step.echoEnv.map((name) => [name, process.env[name] ?? null])) }));
   else if ('ignoreSignals' in step) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
   else if ('grandchild' in step) {

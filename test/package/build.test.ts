@@ -1,8 +1,11 @@
 // `npm run build` emits ESM, CJS and types for every entry in package.json's exports map.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_CLI } from '../support/fake-adapter.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 type Conditions = { import: { types: string; default: string }; require: { types: string; default: string } };
@@ -30,24 +33,88 @@ describe('the built package', () => {
     if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
   });
 
-  // The bundle carries its own tree-shaken zod runtime (src/core/zod-runtime.ts): it must validate
-  // options without loading the zod package (whose entry points pull in every locale), and turn the
-  // caller's zod schemas, made with the caller's own zod, into JSON Schema.
+  // zod is a plain dependency, imported by name (a bundler sees and dedupes it); the caller's schemas
+  // are read through Standard Schema only, so a schema of another zod than the package's works.
   it.each([
-    ['import()', `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); const { run, tool } = await import('coderline');`],
-    ['require()', `const { run, tool } = require('coderline');`],
-  ])('the bundle validates with its own zod runtime, under %s', (how, load) => {
+    ['import()', `const { run, tool } = await import('coderline'); const { z } = await import('zod40');`],
+    ['require()', `const { run, tool } = require('coderline'); const { z } = require('zod40');`],
+  ])('the bundle validates options, and reads a schema made by another zod, under %s', (how, load) => {
     const program = `${load}
       const error = await run('claude', 'x', { maxTurns: 'three' }).catch((e) => e);
-      const loaded = Object.keys(require.cache).filter((file) => file.includes('zod')).map((file) => file.slice(file.indexOf('dist/')));
-      const { z } = require('zod');
-      const made = tool({ name: 'read', description: 'd', input: z.object({ path: z.string().describe('where') }), handler: () => '' });
-      console.log(JSON.stringify({ schema: made.inputJsonSchema, error: [error.name, error.message], loaded }));`;
+      const made = tool({ name: 'read', description: 'd', input: z.object({ path: z.string() }), inputJsonSchema: z.toJSONSchema(z.object({ path: z.string().describe('where') })), handler: () => '' });
+      console.log(JSON.stringify({ schema: made.inputJsonSchema, error: [error.name, error.message] }));`;
     const args = how === 'import()' ? ['--input-type=module', '-e', program] : ['-e', `(async () => { ${program} })()`];
-    const out = JSON.parse(execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' })) as { schema: unknown; error: string[]; loaded: string[] };
+    const out = JSON.parse(execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' })) as { schema: unknown; error: string[] };
     expect(out.error[0]).toBe('InvalidOptionsError');
     expect(out.error[1]).toContain('maxTurns: Invalid input: expected number, received string');
-    expect(out.loaded).toEqual(['dist/zod-runtime.cjs']);
     expect(out.schema).toMatchObject({ type: 'object', properties: { path: { type: 'string', description: 'where' } }, required: ['path'] });
   });
+
+  it('loads no file by a path a bundler cannot see', () => {
+    const built = readdirSync(`${root}dist`).filter((file) => /\.c?js$/.test(file)).map((file) => readFileSync(`${root}dist/${file}`, 'utf8'));
+    expect(built.filter((code) => /createRequire\(/.test(code))).toEqual([]);
+    expect(readdirSync(`${root}dist`).filter((file) => file.includes('zod'))).toEqual([]);
+  });
+
+  // An app that imports coderline, bundled, runs from a directory with no node_modules: every file it
+  // needs is in the bundle. It validates a structured output made with zod against the fake CLI.
+  describe.each(['esbuild', 'webpack'] as const)('an app bundled with %s', (bundler) => {
+    it('runs run() against the fake CLI', async () => {
+      const dir = mkdtempSync(join(tmpdir(), `coderline-${bundler}-`));
+      const ran = mkdtempSync(join(tmpdir(), `coderline-${bundler}-run-`));
+      try {
+        const out = join(dir, 'out');
+        const entry = join(dir, 'app.mjs');
+        writeFileSync(entry, bundledApp(FAKE_CLI));
+        // The app resolves coderline and zod as an installed app would: from its node_modules.
+        mkdirSync(join(dir, 'node_modules'));
+        symlinkSync(root, join(dir, 'node_modules', 'coderline'), 'dir');
+        symlinkSync(`${root}node_modules/zod`, join(dir, 'node_modules', 'zod'), 'dir');
+        const bundle = bundler === 'esbuild' ? await bundleWithEsbuild(entry, out) : await bundleWithWebpack(entry, out);
+        // The bundle runs from a directory of its own, where nothing can be resolved at run time.
+        cpSync(out, ran, { recursive: true });
+        const printed = execFileSync(process.execPath, [join(ran, bundle)], { cwd: ran, encoding: 'utf8' });
+        expect(JSON.parse(printed)).toEqual({ status: 'success', output: { verdict: 'ok', score: 3 }, invalid: 'InvalidOptionsError' });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        rmSync(ran, { recursive: true, force: true });
+      }
+    }, 180_000);
+  });
 });
+
+/** A small app: an adapter for the fake CLI, one structured-output run, one invalid option. */
+function bundledApp(fakeCli: string): string {
+  return `import { run } from 'coderline';
+import { z } from 'zod';
+const fake = {
+  name: 'fake', binary: ${JSON.stringify(fakeCli)}, installHint: '', versions: { min: '1.0.0', testedMax: '1.2.0' },
+  parseVersion: (output) => /fake-cli (\\d+\\.\\d+\\.\\d+)/.exec(output)?.[1],
+  capabilities: { outputSchema: { level: 'best-effort', how: 'in the prompt' } }, canFork: false,
+  buildInvocation: async (ctx) => ({ args: [], stdin: ctx.prompt, env: {} }),
+  createTranslator: () => ({ translate: (record) => record.type === 'done' ? [{ type: 'done', status: 'success', text: record.text, raw: record }] : [] }),
+};
+const extraEnv = { FAKE_CLI_SCRIPT: JSON.stringify([{ out: { type: 'done', text: '{"verdict":"ok","score":3}' } }]) };
+// No top-level await: esbuild's default output for node is CommonJS.
+(async () => {
+  const result = await run(fake, 'x', { extraEnv, outputSchema: z.object({ verdict: z.enum(['ok', 'bad']), score: z.number() }) });
+  const invalid = await run(fake, 'x', { extraEnv, outputSchema: { type: 'strng' } }).catch((error) => error.name);
+  console.log(JSON.stringify({ status: result.status, output: result.output, invalid }));
+})();
+`;
+}
+
+async function bundleWithEsbuild(entry: string, outdir: string): Promise<string> {
+  const { build } = await import('esbuild');
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', target: 'node20', outdir, logLevel: 'silent' });
+  return 'app.js';
+}
+
+async function bundleWithWebpack(entry: string, outdir: string): Promise<string> {
+  const { default: webpack } = await import('webpack');
+  const stats = await new Promise<import('webpack').Stats>((resolve, reject) =>
+    webpack({ mode: 'production', target: 'node20', entry, output: { path: outdir, filename: 'app.js' }, optimization: { minimize: false } }, (error, result) => (error || !result ? reject(error) : resolve(result))),
+  );
+  expect(stats.compilation.errors.map(String)).toEqual([]);
+  return 'app.js';
+}
