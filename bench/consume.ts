@@ -50,9 +50,9 @@ const loadCoderline = async (modulePath: string) => (await import(pathToFileURL(
 function coderlineStream(kind: StreamKind, modulePath: string): Consume {
   return async (fake, onItem) => {
     const { createCoder } = await loadCoderline(modulePath);
-    const coder = createCoder(kind, { executablePath: fake, workingDirectory: tmpdir(), ...(partial && { streamPartialMessages: true }) });
+    const coder = createCoder(kind, { executablePath: fake, workingDirectory: tmpdir() });
     try {
-      const stream = coder.start().stream('bench prompt');
+      const stream = coder.start().stream('bench prompt', partial ? { streamPartialMessages: true } : {});
       for await (const event of stream) {
         if (event.type !== 'stderr') onItem();
       }
