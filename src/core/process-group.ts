@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onExit } from 'signal-exit';
+import { unwatchGroup, watchGroup } from './watchdog.js';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -86,10 +87,12 @@ export function trackGroup(pgid: number): void {
     exitHookInstalled = true;
   }
   liveGroups.add(pgid);
+  watchGroup(pgid);
 }
 
 export function untrackGroup(pgid: number): void {
   liveGroups.delete(pgid);
+  unwatchGroup(pgid);
 }
 
 /** True while a process of the group exists that is not a zombie (zombies answer signal 0 too). */

@@ -1,0 +1,79 @@
+// A host that ends mid-run, for each real CLI: SIGKILLed, nothing of it runs, and its watchdog stops
+// the CLI's process group and the tool command the CLI started; ended by SIGTERM or SIGINT, its exit
+// hooks do. Either way no coderline temp entry is left: the host runs with a TMPDIR of its own, and
+// only entries named coderline-* count (the CLIs' own, e.g. Codex's sandbox mount targets, are theirs).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ProviderName, SharedStartOpts } from '../../src/index.js';
+import { builtInAdapters } from '../../src/registry.js';
+import { fakeApiOf, startFakeModel, type FakeEnvOptions } from '../../src/testing/index.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
+import { unpackCopilot, withPinnedRuntime } from '../support/pinned-clis.js';
+// The core's own group check: the test helper's `ps --pgid` is unknown to procps-ng 4 (always "gone").
+import { isGroupAlive } from '../../src/core/process-group.js';
+import { isProcessAlive } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
+
+const host = join(import.meta.dirname, '..', 'support', 'host-killed-mid-run.ts');
+
+/** What makes each CLI's run hold a coderline temp entry while it runs. */
+const withTempEntry: Record<ProviderName, { env?: FakeEnvOptions; opts?: SharedStartOpts; tool?: boolean }> = {
+  claude: { env: { isolation: 'strict' } }, // the coder's state dir (CLAUDE_CONFIG_DIR)
+  codex: { opts: { systemPrompt: 'Run what you are asked to.' } }, // instructions file
+  copilot: {}, // the usage file
+  pi: { tool: true }, // the tool bridge's extension
+};
+
+function parentOf(pid: number): number | undefined {
+  const ppid = Number.parseInt(spawnSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim(), 10);
+  return Number.isNaN(ppid) ? undefined : ppid;
+}
+
+/** The host's child that `pid` descends from: the CLI, leader of its own process group. */
+function cliAbove(pid: number, hostPid: number): number {
+  for (let current: number | undefined = pid; current !== undefined && current > 1; current = parentOf(current)) {
+    if (parentOf(current) === hostPid) return current;
+  }
+  throw new Error(`process ${pid} does not descend from the host ${hostPid}`);
+}
+
+const coderlineEntries = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('coderline-'));
+
+describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host ends mid-run', (cli) => {
+  beforeAll(async () => {
+    if (cli === 'copilot') await unpackCopilot();
+  }, 120_000);
+
+  it.each(['SIGKILL', 'SIGTERM', 'SIGINT'] as const)('%s: the CLI, its tool command and the temp entries are gone', async (signal) => {
+    const adapter = builtInAdapters[cli];
+    const work = mkdtempSync(join(tmpdir(), 'coderline-test-host-exit-'));
+    const hostTemp = join(work, 'tmp');
+    const marker = join(work, 'tool-pid');
+    mkdirSync(hostTemp);
+    const model = await startFakeModel({
+      api: fakeApiOf[cli],
+      script: [{ toolCalls: [adapter.probe!.shellCall(`echo $$ > ${marker}; sleep 3600`)] }, { kind: 'hang', after: 'nothing' }],
+    });
+    cleanupAfterTest(() => model.close(), () => rmSync(work, { recursive: true, force: true }));
+    const setup = withTempEntry[cli];
+    const opts = withPinnedRuntime(cli, { ...(await model.env(cli, setup.env)), ...adapter.probe!.toolOpts, ...setup.opts, workingDirectory: work });
+
+    const child = spawn(process.execPath, ['--import', 'tsx', host, cli], {
+      env: { ...process.env, TMPDIR: hostTemp, HOST_OPTS: JSON.stringify(opts), ...(setup.tool && { HOST_TOOL: '1' }) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', (code, sig) => resolve(sig ?? code)));
+    await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').trim() !== '', 90_000);
+    const toolPid = Number(readFileSync(marker, 'utf8').trim());
+    const cliPid = cliAbove(toolPid, child.pid!);
+    expect(isGroupAlive(cliPid)).toBe(true);
+    expect(coderlineEntries(hostTemp).length).toBeGreaterThan(0);
+
+    child.kill(signal);
+    expect(await exited).toBe(signal);
+    await waitFor(() => !isProcessAlive(toolPid) && !isGroupAlive(cliPid) && coderlineEntries(hostTemp).length === 0, 20_000);
+  }, 120_000);
+});
