@@ -42,8 +42,9 @@ async function buildCoderline(srcDir: string, out: string): Promise<void> {
     entry: { index: `${srcDir}/index.ts` },
     format: ['esm'],
     outDir: out,
-    // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle).
-    external: ['execa'],
+    // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle);
+    // revisions before the watchdog import tmp-promise (from bench/node_modules).
+    external: ['execa', 'tmp-promise'],
     splitting: true,
     clean: true,
     silent: true,
