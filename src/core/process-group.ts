@@ -75,6 +75,8 @@ function signalAll(pgid: number, members: Set<number>, signal: NodeJS.Signals): 
 }
 
 function killAllLiveGroups(): void {
+  // Reading the whole process table at every host exit cost 20–200 ms of CPU for nothing.
+  if (liveGroups.size === 0) return;
   const table = processTable();
   for (const pgid of liveGroups) signalAll(pgid, membersOf(pgid, new Set(), table), 'SIGKILL');
 }

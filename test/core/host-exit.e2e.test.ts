@@ -23,21 +23,28 @@ const host = join(import.meta.dirname, '..', 'support', 'host-killed-mid-run.ts'
 const withTempEntry: Record<ProviderName, { env?: FakeEnvOptions; opts?: SharedStartOpts; tool?: boolean }> = {
   claude: { env: { isolation: 'strict' } }, // the coder's state dir (CLAUDE_CONFIG_DIR)
   codex: { opts: { systemPrompt: 'Run what you are asked to.' } }, // instructions file
-  copilot: {}, // the usage file
+  copilot: { opts: { permissionPolicy: { mode: 'bypass' } } }, // the usage file
   pi: { tool: true }, // the tool bridge's extension
 };
 
-function parentOf(pid: number): number | undefined {
-  const ppid = Number.parseInt(spawnSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim(), 10);
-  return Number.isNaN(ppid) ? undefined : ppid;
+interface Row { pid: number; ppid: number; args: string }
+
+function processRows(): Row[] {
+  const listing = spawnSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid=', '-o', 'args='], { encoding: 'utf8' }).stdout;
+  return listing.split('\n').flatMap((line) => {
+    const match = /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line);
+    return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3]! }] : [];
+  });
 }
 
-/** The host's child that `pid` descends from: the CLI, leader of its own process group. */
-function cliAbove(pid: number, hostPid: number): number {
-  for (let current: number | undefined = pid; current !== undefined && current > 1; current = parentOf(current)) {
-    if (parentOf(current) === hostPid) return current;
-  }
-  throw new Error(`process ${pid} does not descend from the host ${hostPid}`);
+/** The host's CLI (its child that is not the watchdog) and every process below it, now. */
+function cliTree(hostPid: number): { cli: number; tree: number[] } {
+  const rows = processRows();
+  const cli = rows.find((row) => row.ppid === hostPid && !row.args.includes('CODERLINE_WATCHDOG'));
+  if (!cli) throw new Error(`the host ${hostPid} has no CLI child`);
+  const tree = [cli.pid];
+  for (let i = 0; i < tree.length; i += 1) tree.push(...rows.filter((row) => row.ppid === tree[i]).map((row) => row.pid));
+  return { cli: cli.pid, tree };
 }
 
 const coderlineEntries = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('coderline-'));
@@ -51,11 +58,11 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host 
     const adapter = builtInAdapters[cli];
     const work = mkdtempSync(join(tmpdir(), 'coderline-test-host-exit-'));
     const hostTemp = join(work, 'tmp');
-    const marker = join(work, 'tool-pid');
+    const marker = join(work, 'tool-started');
     mkdirSync(hostTemp);
     const model = await startFakeModel({
       api: fakeApiOf[cli],
-      script: [{ toolCalls: [adapter.probe!.shellCall(`echo $$ > ${marker}; sleep 3600`)] }, { kind: 'hang', after: 'nothing' }],
+      script: [{ toolCalls: [adapter.probe!.shellCall(`echo started > ${marker}; sleep 3600`)] }, { kind: 'hang', after: 'nothing' }],
     });
     cleanupAfterTest(() => model.close(), () => rmSync(work, { recursive: true, force: true }));
     const setup = withTempEntry[cli];
@@ -66,14 +73,15 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host 
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const exited = new Promise((resolve) => child.once('exit', (code, sig) => resolve(sig ?? code)));
-    await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').trim() !== '', 90_000);
-    const toolPid = Number(readFileSync(marker, 'utf8').trim());
-    const cliPid = cliAbove(toolPid, child.pid!);
+    // The tool command runs: the CLI and everything below it (Codex's sandbox, pi's own-session bash).
+    await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').trim() === 'started', 90_000);
+    const { cli: cliPid, tree } = cliTree(child.pid!);
+    expect(tree.length).toBeGreaterThan(1);
     expect(isGroupAlive(cliPid)).toBe(true);
     expect(coderlineEntries(hostTemp).length).toBeGreaterThan(0);
 
     child.kill(signal);
     expect(await exited).toBe(signal);
-    await waitFor(() => !isProcessAlive(toolPid) && !isGroupAlive(cliPid) && coderlineEntries(hostTemp).length === 0, 20_000);
+    await waitFor(() => !tree.some(isProcessAlive) && !isGroupAlive(cliPid) && coderlineEntries(hostTemp).length === 0, 20_000);
   }, 120_000);
 });
