@@ -118,23 +118,30 @@ const modulesOf = (name: ConsumerName, coderlinePath: string): Array<() => Promi
   'codex-sdk': [() => vendor('@openai/codex-sdk')],
 })[name];
 
-/** The first run of a fresh process, imports excluded (measured apart): no warm-up, no GC first. */
-async function coldRun(name: ConsumerName, consume: Consume, fake: string, coderlinePath: string): Promise<void> {
-  const importStarted = performance.now();
-  for (const load of modulesOf(name, coderlinePath)) await load();
-  const importMs = performance.now() - importStarted;
+/** One timed run: wall and CPU time, time to the first item, items (each count also to `onCount`). */
+async function timed(consume: Consume, fake: string, onCount: (items: number) => void) {
   let items = 0;
   let firstMs: number | undefined;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   await consume(fake, () => {
     items += 1;
+    onCount(items);
     firstMs ??= performance.now() - started;
   });
   const ms = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, firstMs: firstMs ?? ms, items };
+}
+
+/** The first run of a fresh process, imports excluded (measured apart): no warm-up, no GC first. */
+async function coldRun(name: ConsumerName, consume: Consume, fake: string, coderlinePath: string): Promise<void> {
+  const importStarted = performance.now();
+  for (const load of modulesOf(name, coderlinePath)) await load();
+  const importMs = performance.now() - importStarted;
+  const { ms, cpuMs, firstMs, items } = await timed(consume, fake, () => {});
   const rss = process.resourceUsage().maxRSS / 1024;
-  const report: ConsumerReport = { ms, cpuMs: (cpu.user + cpu.system) / 1000, firstMs: firstMs ?? ms, coldFirstMs: firstMs ?? ms, importMs, items, peakRssMb: rss, rssAtQuarter: [rss, rss, rss, rss] };
+  const report: ConsumerReport = { ms, cpuMs, firstMs, coldFirstMs: firstMs, importMs, items, peakRssMb: rss, rssAtQuarter: [rss, rss, rss, rss] };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
@@ -167,17 +174,9 @@ async function main(): Promise<void> {
   (globalThis as { gc?: () => void }).gc?.();
 
   const samples: Array<[items: number, rss: number]> = [];
-  let items = 0;
-  let firstMs: number | undefined;
-  const sampler = setInterval(() => samples.push([items, process.memoryUsage.rss()]), 50);
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  await consume(fake, () => {
-    items += 1;
-    firstMs ??= performance.now() - started;
-  });
-  const ms = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
+  let seen = 0;
+  const sampler = setInterval(() => samples.push([seen, process.memoryUsage.rss()]), 50);
+  const { ms, cpuMs, firstMs, items } = await timed(consume, fake, (count) => (seen = count));
   clearInterval(sampler);
   samples.push([items, process.memoryUsage.rss()]);
 
@@ -186,7 +185,7 @@ async function main(): Promise<void> {
     const sample = samples.find(([seen]) => seen >= quarter * items) ?? samples.at(-1)!;
     return sample[1] / 2 ** 20;
   });
-  const report: ConsumerReport = { ms, cpuMs: (cpu.user + cpu.system) / 1000, firstMs: firstMs ?? ms, coldFirstMs: coldFirstMs ?? 0, items, peakRssMb: process.resourceUsage().maxRSS / 1024, rssAtQuarter };
+  const report: ConsumerReport = { ms, cpuMs, firstMs, coldFirstMs: coldFirstMs ?? 0, items, peakRssMb: process.resourceUsage().maxRSS / 1024, rssAtQuarter };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

@@ -27,20 +27,23 @@ const withTempEntry: Record<ProviderName, { env?: FakeEnvOptions; opts?: SharedS
   pi: { tool: true }, // the tool bridge's extension
 };
 
-interface Row { pid: number; ppid: number; args: string }
+interface Row { pid: number; ppid: number; pgid: number; args: string }
 
 function processRows(): Row[] {
-  const listing = spawnSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid=', '-o', 'args='], { encoding: 'utf8' }).stdout;
+  const listing = spawnSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid=', '-o', 'pgid=', '-o', 'args='], { encoding: 'utf8' }).stdout;
   return listing.split('\n').flatMap((line) => {
-    const match = /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line);
-    return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3]! }] : [];
+    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s(.*)$/.exec(line);
+    return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), pgid: Number(match[3]), args: match[4]! }] : [];
   });
 }
 
-/** The host's CLI (its child that is not the watchdog) and every process below it, now. */
+/**
+ * The host's CLI — its child leading a process group of its own that is not the watchdog (tsx's
+ * esbuild service is a child too, in the host's group) — and every process below it, now.
+ */
 function cliTree(hostPid: number): { cli: number; tree: number[] } {
   const rows = processRows();
-  const cli = rows.find((row) => row.ppid === hostPid && !row.args.includes('CODERLINE_WATCHDOG'));
+  const cli = rows.find((row) => row.ppid === hostPid && row.pgid === row.pid && !row.args.includes('CODERLINE_WATCHDOG'));
   if (!cli) throw new Error(`the host ${hostPid} has no CLI child`);
   const tree = [cli.pid];
   for (let i = 0; i < tree.length; i += 1) tree.push(...rows.filter((row) => row.ppid === tree[i]).map((row) => row.pid));
