@@ -2,19 +2,17 @@
 // the CLI's process group and the tool command the CLI started; ended by SIGTERM or SIGINT, its exit
 // hooks do. Either way no coderline temp entry is left: the host runs with a TMPDIR of its own, and
 // only entries named coderline-* count (the CLIs' own, e.g. Codex's sandbox mount targets, are theirs).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderName, SharedStartOpts } from '../../src/index.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { fakeApiOf, startFakeModel, type FakeEnvOptions } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
-import { unpackCopilot, withPinnedRuntime } from '../support/pinned-clis.js';
-// The core's own group check: the test helper's `ps --pgid` is unknown to procps-ng 4 (always "gone").
-import { isGroupAlive } from '../../src/core/process-group.js';
-import { isProcessAlive } from '../support/processes.js';
+import { withPinnedRuntime } from '../support/pinned-clis.js';
+import { isGroupAlive, processTable } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 const host = join(import.meta.dirname, '..', 'support', 'host-killed-mid-run.ts');
@@ -27,22 +25,12 @@ const withTempEntry: Record<ProviderName, { env?: FakeEnvOptions; opts?: SharedS
   pi: { tool: true }, // the tool bridge's extension
 };
 
-interface Row { pid: number; ppid: number; pgid: number; args: string }
-
-function processRows(): Row[] {
-  const listing = spawnSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid=', '-o', 'pgid=', '-o', 'args='], { encoding: 'utf8' }).stdout;
-  return listing.split('\n').flatMap((line) => {
-    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s(.*)$/.exec(line);
-    return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), pgid: Number(match[3]), args: match[4]! }] : [];
-  });
-}
-
 /**
  * The host's CLI — its child leading a process group of its own that is not the watchdog (tsx's
  * esbuild service is a child too, in the host's group) — and every process below it, now.
  */
 function cliTree(hostPid: number): { cli: number; tree: number[] } {
-  const rows = processRows();
+  const rows = processTable();
   const cli = rows.find((row) => row.ppid === hostPid && row.pgid === row.pid && !row.args.includes('CODERLINE_WATCHDOG'));
   if (!cli) throw new Error(`the host ${hostPid} has no CLI child`);
   const tree = [cli.pid];
@@ -53,10 +41,6 @@ function cliTree(hostPid: number): { cli: number; tree: number[] } {
 const coderlineEntries = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('coderline-'));
 
 describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host ends mid-run', (cli) => {
-  beforeAll(async () => {
-    if (cli === 'copilot') await unpackCopilot();
-  }, 120_000);
-
   it.each(['SIGKILL', 'SIGTERM', 'SIGINT'] as const)('%s: the CLI, its tool command and the temp entries are gone', async (signal) => {
     const adapter = builtInAdapters[cli];
     const work = mkdtempSync(join(tmpdir(), 'coderline-test-host-exit-'));
@@ -85,6 +69,9 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host 
 
     child.kill(signal);
     expect(await exited).toBe(signal);
-    await waitFor(() => !tree.some(isProcessAlive) && !isGroupAlive(cliPid) && coderlineEntries(hostTemp).length === 0, 20_000);
+    await waitFor(() => {
+      const live = processTable().filter((entry) => !entry.zombie);
+      return !live.some((entry) => tree.includes(entry.pid) || entry.pgid === cliPid) && coderlineEntries(hostTemp).length === 0;
+    }, 20_000);
   }, 120_000);
 });
