@@ -60,6 +60,8 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host 
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const exited = new Promise((resolve) => child.once('exit', (code, sig) => resolve(sig ?? code)));
+    // A test that fails before its kill still ends its host (whose watchdog then ends the CLI).
+    cleanupAfterTest(() => child.kill('SIGKILL'));
     // The tool command runs: the CLI and everything below it (Codex's sandbox, pi's own-session bash).
     await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').trim() === 'started', 90_000);
     const { cli: cliPid, tree } = cliTree(child.pid!);

@@ -25,6 +25,7 @@ function startHost(mode: 'hang' | 'finish') {
   const child = spawn(process.execPath, ['--import', 'tsx', host, mode], { env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  cleanupAfterTest(() => child.kill('SIGKILL'));
   return { child, temp, exited, firstLine: new Promise<string>((resolve) => lines.once('line', resolve)) };
 }
 
