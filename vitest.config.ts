@@ -10,6 +10,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/isolated-cache.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

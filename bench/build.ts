@@ -23,9 +23,12 @@ export const baselineRetention = `${outDir}baseline/retention.mjs`;
 export const programs = ['consume', 'latency', 'pool', 'translate', 'retention'] as const;
 export const programPath = (name: (typeof programs)[number]) => `${outDir}${name}.mjs`;
 
-/** The vendor SDKs are the bench's own dependencies, installed from bench/package-lock.json. */
+/**
+ * The vendor SDKs are the bench's own dependencies, installed from bench/package-lock.json, and so is
+ * tmp-promise, which revisions before the watchdog commit import (BENCH_BASELINE builds them).
+ */
 function installVendorSdks(): void {
-  if (existsSync(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`) && existsSync(`${benchDir}node_modules/@openai/codex-sdk`)) return;
+  if (['@anthropic-ai/claude-agent-sdk', '@openai/codex-sdk', 'tmp-promise'].every((name) => existsSync(`${benchDir}node_modules/${name}`))) return;
   console.error('installing the vendor SDKs into bench/node_modules …');
   // Optional dependencies are the vendors' own CLI binaries: the bench points both SDKs at the fake.
   execFileSync('npm', ['ci', '--omit=optional', '--no-audit', '--no-fund'], { cwd: benchDir, stdio: 'inherit' });
@@ -39,8 +42,9 @@ async function buildCoderline(srcDir: string, out: string): Promise<void> {
     entry: { index: `${srcDir}/index.ts` },
     format: ['esm'],
     outDir: out,
-    // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle).
-    external: ['execa'],
+    // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle);
+    // revisions before the watchdog import tmp-promise (from bench/node_modules).
+    external: ['execa', 'tmp-promise'],
     splitting: true,
     clean: true,
     silent: true,

@@ -1,6 +1,9 @@
 // One consumer of one fake CLI stream, alone in this process so its RSS is its own. Prints one JSON
 // line: wall time from spawn to exit, time to the first item, items seen, peak RSS, and RSS at each
 // quarter of the stream, for a run after one untimed warm-up run. The fake reads its settings (BENCH_*) from the environment we inherit.
+// BENCH_COLD=1: no warm-up; the module is imported untimed (`importMs`), then the process's first run
+// is timed, as a script or a CI job that runs one agent meets it. BENCH_PARTIAL=1: Claude with
+// partial messages (`streamPartialMessages` / `includePartialMessages`).
 //   node consume.mjs <floor|splitter|coderline|coderline-run|coderline-unread|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -40,6 +43,7 @@ const splitter: Consume = async (fake, onItem) => {
 };
 
 type Coderline = typeof import('../src/index.js');
+const partial = process.env.BENCH_PARTIAL === '1';
 const loadCoderline = async (modulePath: string) => (await import(pathToFileURL(modulePath).href)) as Coderline;
 
 /** `session.stream()`: events through an async iterator, like the vendor SDKs hand them out. */
@@ -48,7 +52,7 @@ function coderlineStream(kind: StreamKind, modulePath: string): Consume {
     const { createCoder } = await loadCoderline(modulePath);
     const coder = createCoder(kind, { executablePath: fake, workingDirectory: tmpdir() });
     try {
-      const stream = coder.start().stream('bench prompt');
+      const stream = coder.start().stream('bench prompt', partial ? { streamPartialMessages: true } : {});
       for await (const event of stream) {
         if (event.type !== 'stderr') onItem();
       }
@@ -86,6 +90,7 @@ function coderlineRun(kind: StreamKind, modulePath: string): Consume {
     const result = await run(kind, 'bench prompt', {
       executablePath: fake,
       workingDirectory: tmpdir(),
+      ...(partial && { streamPartialMessages: true }),
       onEvent: (event) => {
         if (event.type !== 'stderr') onItem();
       },
@@ -97,7 +102,7 @@ function coderlineRun(kind: StreamKind, modulePath: string): Consume {
 // The vendor SDKs live in bench/node_modules only (installed by the runner), so the type checker of
 // a fresh clone never sees them: they are loaded by a computed name, typed as far as we use them.
 interface ClaudeSdk {
-  query(request: { prompt: string; options: { pathToClaudeCodeExecutable: string; cwd: string } }): AsyncIterable<unknown>;
+  query(request: { prompt: string; options: { pathToClaudeCodeExecutable: string; cwd: string; includePartialMessages?: boolean } }): AsyncIterable<unknown>;
 }
 interface CodexSdk {
   Codex: new (options: { codexPathOverride: string }) => {
@@ -108,7 +113,7 @@ const vendor = <T>(name: string) => import(name) as Promise<T>;
 
 const claudeSdk: Consume = async (fake, onItem) => {
   const { query } = await vendor<ClaudeSdk>('@anthropic-ai/claude-agent-sdk');
-  for await (const message of query({ prompt: 'bench prompt', options: { pathToClaudeCodeExecutable: fake, cwd: tmpdir() } })) {
+  for await (const message of query({ prompt: 'bench prompt', options: { pathToClaudeCodeExecutable: fake, cwd: tmpdir(), ...(partial && { includePartialMessages: true }) } })) {
     if (message) onItem();
   }
 };
@@ -121,6 +126,44 @@ const codexSdk: Consume = async (fake, onItem) => {
     if (event) onItem();
   }
 };
+
+/** What each consumer imports before its first run (the floor imports nothing of its own). */
+const modulesOf = (name: ConsumerName, coderlinePath: string): Array<() => Promise<unknown>> => ({
+  floor: [],
+  splitter: [],
+  coderline: [() => loadCoderline(coderlinePath)],
+  'coderline-run': [() => loadCoderline(coderlinePath)],
+  'coderline-unread': [() => loadCoderline(coderlinePath)],
+  'claude-sdk': [() => vendor('@anthropic-ai/claude-agent-sdk')],
+  'codex-sdk': [() => vendor('@openai/codex-sdk')],
+})[name];
+
+/** One timed run: wall and CPU time, time to the first item, items (each count also to `onCount`). */
+async function timed(consume: Consume, fake: string, onCount: (items: number) => void) {
+  let items = 0;
+  let firstMs: number | undefined;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await consume(fake, () => {
+    items += 1;
+    onCount(items);
+    firstMs ??= performance.now() - started;
+  });
+  const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, firstMs: firstMs ?? ms, items };
+}
+
+/** The first run of a fresh process, imports excluded (measured apart): no warm-up, no GC first. */
+async function coldRun(name: ConsumerName, consume: Consume, fake: string, coderlinePath: string): Promise<void> {
+  const importStarted = performance.now();
+  for (const load of modulesOf(name, coderlinePath)) await load();
+  const importMs = performance.now() - importStarted;
+  const { ms, cpuMs, firstMs, items } = await timed(consume, fake, () => {});
+  const rss = process.resourceUsage().maxRSS / 1024;
+  const report: ConsumerReport = { ms, cpuMs, firstMs, coldFirstMs: firstMs, importMs, items, peakRssMb: rss, rssAtQuarter: [rss, rss, rss, rss] };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
 
 async function main(): Promise<void> {
   const [name, kind, fake, coderlinePath] = process.argv.slice(2) as [ConsumerName, StreamKind, string, string];
@@ -135,6 +178,7 @@ async function main(): Promise<void> {
   };
   const consume = consumers[name];
   if (!consume) throw new Error(`unknown consumer ${name}`);
+  if (process.env.BENCH_COLD === '1') return coldRun(name, consume, fake, coderlinePath);
 
   // One short run first, untimed: imports, the version probe and JIT warm-up are once per process
   // (they are measured on their own: import cost, latency), throughput is what is timed here.
@@ -151,17 +195,9 @@ async function main(): Promise<void> {
   (globalThis as { gc?: () => void }).gc?.();
 
   const samples: Array<[items: number, rss: number]> = [];
-  let items = 0;
-  let firstMs: number | undefined;
-  const sampler = setInterval(() => samples.push([items, process.memoryUsage.rss()]), 50);
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  await consume(fake, () => {
-    items += 1;
-    firstMs ??= performance.now() - started;
-  });
-  const ms = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
+  let seen = 0;
+  const sampler = setInterval(() => samples.push([seen, process.memoryUsage.rss()]), 50);
+  const { ms, cpuMs, firstMs, items } = await timed(consume, fake, (count) => (seen = count));
   clearInterval(sampler);
   samples.push([items, process.memoryUsage.rss()]);
 
@@ -170,7 +206,7 @@ async function main(): Promise<void> {
     const sample = samples.find(([seen]) => seen >= quarter * items) ?? samples.at(-1)!;
     return sample[1] / 2 ** 20;
   });
-  const report: ConsumerReport = { ms, cpuMs: (cpu.user + cpu.system) / 1000, firstMs: firstMs ?? ms, coldFirstMs: coldFirstMs ?? 0, items, peakRssMb: process.resourceUsage().maxRSS / 1024, rssAtQuarter };
+  const report: ConsumerReport = { ms, cpuMs, firstMs, coldFirstMs: coldFirstMs ?? 0, items, peakRssMb: process.resourceUsage().maxRSS / 1024, rssAtQuarter };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

@@ -4,6 +4,8 @@
 //
 // Driven by environment variables, because the vendor SDKs pass their own argv:
 //   BENCH_KIND          claude | codex (which recording, and how `--version` answers)
+//   BENCH_PARTIAL=1     Claude with partial messages (`--include-partial-messages`): the recorded turn
+//                       streams its text as `stream_event` deltas before each whole message
 //   BENCH_LINES         stdout lines in all (default: the recorded turn once, as recorded)
 //   BENCH_BYTES         pad the recorded text fields so stdout totals about this many bytes
 //   BENCH_STDERR_BYTES  write this much stderr at the same time as stdout
@@ -18,6 +20,7 @@ import { createInterface } from 'node:readline';
 
 const RECORDINGS = {
   claude: { fixture: 'claude/2.1.332/tool_bash.jsonl', head: 1, tail: 1, version: '2.1.332 (Claude Code)' },
+  'claude-partial': { fixture: 'claude/2.1.332/partial_tool.jsonl', head: 2, tail: 1, version: '2.1.332 (Claude Code)' },
   codex: { fixture: 'codex/0.171.0/two-messages.jsonl', head: 2, tail: 1, version: 'codex-cli 0.171.0' },
 };
 /** Keys whose string values are per-message ids: they get fresh values in each repetition. */
@@ -26,8 +29,8 @@ const BATCH_BYTES = 64 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const kind = process.env.BENCH_KIND ?? 'claude';
-const recording = RECORDINGS[kind];
-if (!recording) throw new Error(`BENCH_KIND must be one of ${Object.keys(RECORDINGS).join(', ')}`);
+const recording = RECORDINGS[kind === 'claude' && process.env.BENCH_PARTIAL === '1' ? 'claude-partial' : kind];
+if (!recording) throw new Error('BENCH_KIND must be claude or codex');
 
 if (process.argv.includes('--version')) {
   process.stdout.write(`${recording.version}\n`);

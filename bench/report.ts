@@ -13,6 +13,8 @@ export interface ConsumerReport {
   firstMs: number;
   /** The same in the untimed first run of the process (imports, version probe). */
   coldFirstMs: number;
+  /** BENCH_COLD: the untimed import before the process's first run. */
+  importMs?: number;
   items: number;
   peakRssMb: number;
   /** RSS (MB) when 25/50/75/100 % of the items had arrived. */

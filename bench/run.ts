@@ -3,6 +3,8 @@
 // medians with min–max and ratios taken per round against that round's floor. Sections:
 //   throughput  200k recorded lines, Claude and Codex streams: floor, splitter, coderline, vendor SDK
 //   memory      the Claude stream padded to ~1 GB (and with a stderr flood): wall time and RSS
+//   partial     the same 1 GB Claude stream with partial messages (text deltas before each message)
+//   cold        a 10-line turn as the first run of a fresh process: no warm-up, imports apart
 //   import      cold import() in a fresh process: coderline vs. the vendor SDKs
 //   latency     spawn → first event, abort → group gone, stall precision
 //   pool        100 runs at concurrency 1/2/4/8, and what they leave behind
@@ -28,7 +30,8 @@ const THROUGHPUT_LINES = 200_000;
 const MEMORY_BYTES = 1_000_000_000;
 const STDERR_FLOOD_BYTES = 256 * 2 ** 20;
 const BASELINE = process.env.BENCH_BASELINE;
-const sections = ['throughput', 'memory', 'import', 'latency', 'pool', 'translate', 'retention', 'splitter'] as const;
+const COLD_LINES = 10;
+const sections = ['throughput', 'memory', 'partial', 'cold', 'import', 'latency', 'pool', 'translate', 'retention', 'splitter'] as const;
 type Section = (typeof sections)[number];
 
 const out: string[] = [];
@@ -87,6 +90,8 @@ function race(kind: StreamKind, env: Record<string, string>, contenders: Contend
       firstMs: spread(reports.map((r) => r.firstMs)),
       coldFirstMs: spread(reports.map((r) => r.coldFirstMs)),
       peakRssMb: spread(reports.map((r) => r.peakRssMb)),
+      importMs: spread(reports.map((r) => r.importMs ?? 0)),
+      firstOverFloorMs: spread(reports.map((r, i) => r.firstMs - floor[i]!.firstMs)),
       rssAtQuarter: [0, 1, 2, 3].map((q) => spread(reports.map((r) => r.rssAtQuarter[q]!)).median),
       items: reports[0]!.items,
     };
@@ -136,6 +141,52 @@ function memory(): void {
   say();
   say(table(['consumer', 'wall ms', '× floor', 'CPU × floor', 'peak RSS MB', 'RSS MB at 25/50/75/100 %'], results.map((r) => [
     r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.cpuRatio, 2), formatSpread(r.peakRssMb), r.rssAtQuarter.map((mb) => mb.toFixed(0)).join(' / '),
+  ])));
+}
+
+function partialMessages(): void {
+  say('## Partial messages: the Claude stream padded to ~1 GB, `streamPartialMessages: true`');
+  const results = race('claude', { BENCH_LINES: String(THROUGHPUT_LINES), BENCH_BYTES: String(MEMORY_BYTES), BENCH_PARTIAL: '1' }, [
+    { label: 'floor', consumer: 'floor' },
+    { label: 'coderline `stream()`', consumer: 'coderline' },
+    ...baseline({ label: 'coderline `stream()`', consumer: 'coderline' }),
+    { label: 'coderline `run()` + onEvent', consumer: 'coderline-run' },
+    ...baseline({ label: 'coderline `run()` + onEvent', consumer: 'coderline-run' }),
+    { label: '@anthropic-ai/claude-agent-sdk (includePartialMessages)', consumer: 'claude-sdk' },
+  ], MEMORY_ROUNDS);
+  raw.partial = results;
+  say();
+  say(`${MEMORY_ROUNDS} interleaved rounds; the recorded turn is fixtures/claude/2.1.332/partial_tool.jsonl (a text delta stream before each whole message). RSS at 25/50/75/100 % of the stream: medians.`);
+  say();
+  say(table(['consumer', 'wall ms', '× floor', 'CPU × floor', 'peak RSS MB', 'RSS MB at 25/50/75/100 %'], results.map((r) => [
+    r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.cpuRatio, 2), formatSpread(r.peakRssMb), r.rssAtQuarter.map((mb) => mb.toFixed(0)).join(' / '),
+  ])));
+}
+
+function coldFirstRun(): void {
+  say(`## Cold first run: a ${COLD_LINES}-line Claude turn as the first run of a fresh process`);
+  // The version cache as a user meets it: primed by an earlier process (warm), or never written
+  // (a path no directory can be made at: every process probes).
+  const cacheDir = mkdtempSync(join(tmpdir(), 'coderline-bench-cache-'));
+  const warm = { CODERLINE_CACHE_DIR: cacheDir };
+  const none = { CODERLINE_CACHE_DIR: '/dev/null/no-cache' };
+  const env = { BENCH_LINES: String(COLD_LINES), BENCH_COLD: '1' };
+  program(programPath('consume'), ['coderline-run', 'claude', fakeCli, coderlineEntry], { BENCH_KIND: 'claude', ...env, ...warm });
+  const results = race('claude', env, [
+    { label: 'floor (spawn + readline + JSON.parse)', consumer: 'floor' },
+    { label: 'coderline `stream()`, version cache primed', consumer: 'coderline', env: warm },
+    { label: 'coderline `run()`, version cache primed', consumer: 'coderline-run', env: warm },
+    { label: 'coderline `run()`, no version cache', consumer: 'coderline-run', env: none },
+    ...baseline({ label: 'coderline `run()`', consumer: 'coderline-run' }),
+    { label: '@anthropic-ai/claude-agent-sdk', consumer: 'claude-sdk' },
+  ], ROUNDS);
+  rmSync(cacheDir, { recursive: true, force: true });
+  raw.cold = results;
+  say();
+  say(`${ROUNDS} interleaved rounds, each consumer in a fresh process with no warm-up run. Times start after the import (its own column) and end at the turn's end.`);
+  say();
+  say(table(['consumer', 'import ms', 'first event ms', 'first − floor\'s, ms', 'turn wall ms', '× floor', 'CPU ms'], results.map((r) => [
+    r.label, formatSpread(r.importMs, 1), formatSpread(r.firstMs, 1), formatSpread(r.firstOverFloorMs, 1), formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.cpuMs),
   ])));
 }
 
@@ -241,7 +292,7 @@ say(`- machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(tot
 say(`- load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
 say(`- coderline at ${commit} (plus uncommitted changes, if any); vendor SDKs: @anthropic-ai/claude-agent-sdk ${versionOf(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`)}, @openai/codex-sdk ${versionOf(`${benchDir}node_modules/@openai/codex-sdk`)}`);
 say(`- fake CLI: bench/fake-cli.mjs replaying fixtures/claude/2.1.332/tool_bash.jsonl and fixtures/codex/0.171.0/two-messages.jsonl`);
-const steps: Record<Section, () => void> = { throughput, memory, import: importCost, latency, pool, translate, retention, splitter };
+const steps: Record<Section, () => void> = { throughput, memory, partial: partialMessages, cold: coldFirstRun, import: importCost, latency, pool, translate, retention, splitter };
 for (const section of chosen) {
   say();
   steps[section]();

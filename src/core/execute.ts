@@ -16,7 +16,7 @@ import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
 import { executableFor, unpassableToProcess } from './spawn.js';
 import { subtractUsage } from './usage.js';
-import { checkVersion } from './version.js';
+import { startVersionCheck, type VersionCheck } from './version.js';
 
 /** What a session remembers between its runs. */
 export interface SessionMemory {
@@ -159,8 +159,15 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     const unpassable = unpassableToProcess(invocation.args, env);
     if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
     const executable = executableFor(opts.executablePath ?? adapter.binary);
-    const { version, warning } = await checkVersion(adapter, executable, env, cwd);
-    if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
+    let version: string | undefined;
+    const accept = (check: VersionCheck) => {
+      version = check.version;
+      if (check.warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: check.warning, raw: null });
+    };
+    // A binary probed before is judged before it starts. One never seen starts beside its probe, its
+    // output held back until the probe has answered (refused: stopped, and nothing of it reported).
+    const { cached, check } = startVersionCheck(adapter, executable, env, cwd);
+    if (cached) accept(await check);
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 
     const forwardAbort = () => internal.abort();
@@ -169,6 +176,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       emit,
       onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
+      ...(!cached && { ready: check.then(accept) }),
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;

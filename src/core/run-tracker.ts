@@ -10,6 +10,11 @@ export class RunTracker {
   usage: Usage = emptyUsage();
   sawUsage = false;
   private lastFullMessage: string | undefined;
+  /**
+   * Text deltas, kept only until the first whole message: from then on that message (or a later one)
+   * is the answer, so deltas are not kept at all (with partial messages every word is a delta, and
+   * a long run's deltas held its whole text: 441 MB RSS for a 1 GB stream, docs/performance.md).
+   */
   private deltaText = '';
 
   /** With cumulative usage each usage event already holds the run's total so far: keep the last. */
@@ -31,9 +36,12 @@ export class RunTracker {
         this.sawUsage = true;
         break;
       case 'message':
-        if (event.reset) this.deltaText = '';
-        if (event.delta) this.deltaText += event.text;
-        else this.lastFullMessage = event.text;
+        if (!event.delta) {
+          this.lastFullMessage = event.text;
+          this.deltaText = '';
+        } else if (this.lastFullMessage === undefined) {
+          this.deltaText = event.reset ? event.text : this.deltaText + event.text;
+        }
         break;
       default:
         break;

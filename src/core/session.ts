@@ -59,9 +59,17 @@ export class Coder<P extends string = string> {
     return new Session(this, this.sessionOptions(options), { kind: 'continue' });
   }
 
-  /** Removes the coder's private state (e.g. an isolated config dir): its sessions cannot resume after. */
+  /**
+   * Removes the coder's private state (e.g. an isolated config dir): its sessions cannot resume after.
+   * A coder never closed has it removed when the host exits.
+   */
   async close(): Promise<void> {
     await this.state.remove();
+  }
+
+  /** `await using coder = createCoder(…)` closes the coder when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   /** @internal */

@@ -1,16 +1,41 @@
-// Private temp files: a 0700 directory created on first use, files 0600, removed with everything in it.
-import { writeFile } from 'node:fs/promises';
+// Private temp files: a 0700 directory created on first use, files 0600, removed with everything in
+// it when its owner is done (the run ends, the coder is closed) — else when the host exits (a
+// synchronous exit hook, signals included) or vanishes (the watchdog): the same for a run's temp
+// files and a coder's state dir.
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dir } from 'tmp-promise';
+import { onExit } from 'signal-exit';
+import { unwatchDir, watchDir } from './watchdog.js';
+
+const liveDirs = new Set<string>();
+let exitHookInstalled = false;
+
+function removeLiveDirs(): void {
+  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+}
+
+function track(dir: string): string {
+  if (!exitHookInstalled) {
+    // signal-exit runs it synchronously before the host dies, and re-raises a signal afterwards.
+    onExit(removeLiveDirs);
+    exitHookInstalled = true;
+  }
+  liveDirs.add(dir);
+  watchDir(dir);
+  return dir;
+}
 
 export class TempDir {
-  private created: Promise<{ path: string; cleanup(): Promise<void> }> | undefined;
+  private created: Promise<string> | undefined;
 
   constructor(private readonly prefix: string) {}
 
   path(): Promise<string> {
-    this.created ??= dir({ prefix: this.prefix, mode: 0o700, unsafeCleanup: true });
-    return this.created.then((created) => created.path);
+    // mkdtemp makes the directory 0700.
+    this.created ??= mkdtemp(join(tmpdir(), this.prefix)).then(track);
+    return this.created;
   }
 
   async writeFile(name: string, content: string): Promise<string> {
@@ -24,6 +49,10 @@ export class TempDir {
   async remove(): Promise<void> {
     const created = this.created;
     this.created = undefined;
-    if (created) await (await created).cleanup();
+    const dir = await created?.catch(() => undefined);
+    if (dir === undefined) return;
+    await rm(dir, { recursive: true, force: true });
+    liveDirs.delete(dir);
+    unwatchDir(dir);
   }
 }

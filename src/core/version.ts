@@ -1,9 +1,13 @@
-// `<bin> --version`, once per executable, checked against the adapter's range.
+// `<bin> --version`, once per binary (version-cache.ts says what identifies one, and keeps the answer
+// across processes), checked against the adapter's range.
 import { CliVersionError, CoderError } from '../errors.js';
 import type { AdapterSpec } from './adapter.js';
 import { runToEnd, startError } from './spawn.js';
+import { binaryIdentity, cachedVersion, rememberVersion } from './version-cache.js';
 
 const probes = new Map<string, Promise<string | undefined>>();
+/** Keys of `probes` that have settled: their answer needs no waiting. */
+const answered = new Set<string>();
 /** `--version` answers in well under a second; a CLI that takes this long is broken. */
 const PROBE_TIMEOUT_MS = 30_000;
 
@@ -32,24 +36,50 @@ async function probe(adapter: AdapterSpec, executable: string, env: Record<strin
   return adapter.parseVersion(result.output);
 }
 
+export interface VersionCheck {
+  /** Undefined when `--version` printed nothing this adapter can read. */
+  version: string | undefined;
+  warning?: string;
+}
+
 /**
- * Returns the version (undefined when it could not be read) and a warning when it is newer than tested.
- * Throws CliNotFoundError or CliVersionError.
+ * The version check of the binary `executable` names: `cached` when it was probed before (in this
+ * process or, by its identity, in an earlier one) and `check` settles at once, else a probe is under
+ * way. `check` rejects with CliNotFoundError or CliVersionError.
  */
-export async function checkVersion(
+export function startVersionCheck(
   adapter: AdapterSpec,
   executable: string,
   env: Record<string, string>,
   cwd: string,
-): Promise<{ version: string | undefined; warning?: string }> {
-  const key = `${adapter.name}\0${executable}\0${env.PATH ?? ''}`;
+): { cached: boolean; check: Promise<VersionCheck> } {
+  const identity = binaryIdentity(adapter.name, executable, env.PATH ?? '', cwd);
+  // A binary that cannot be identified is probed once per name and PATH, as before the cache.
+  const key = identity ?? `${adapter.name}\0${executable}\0${env.PATH ?? ''}\0${cwd}`;
   let pending = probes.get(key);
+  let cached = answered.has(key);
   if (!pending) {
-    pending = probe(adapter, executable, env, cwd);
+    const stored = identity === undefined ? undefined : cachedVersion(identity);
+    cached = stored !== undefined;
+    pending = stored !== undefined ? Promise.resolve(stored) : probe(adapter, executable, env, cwd);
     probes.set(key, pending);
-    pending.catch(() => probes.delete(key));
+    pending.then((version) => {
+      answered.add(key);
+      if (identity !== undefined && stored === undefined && version !== undefined) rememberVersion(identity, version);
+    }, () => probes.delete(key));
   }
-  const version = await pending;
+  return { cached, check: pending.then((version) => judgeVersion(adapter, executable, version)) };
+}
+
+/**
+ * Returns the version (undefined when it could not be read) and a warning when it is newer than tested.
+ * Throws CliNotFoundError or CliVersionError.
+ */
+export function checkVersion(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string): Promise<VersionCheck> {
+  return startVersionCheck(adapter, executable, env, cwd).check;
+}
+
+function judgeVersion(adapter: AdapterSpec, executable: string, version: string | undefined): VersionCheck {
   if (version === undefined) {
     return { version, warning: `${adapter.name}: could not read the version from "${executable} --version"; supported: ${versionRangeText(adapter)}` };
   }
