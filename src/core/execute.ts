@@ -16,6 +16,7 @@ import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
 import { unpassableToProcess } from './spawn.js';
 import { subtractUsage } from './usage.js';
+import { checkVersionedSupport } from './validate.js';
 import { checkVersion } from './version.js';
 
 /** What a session remembers between its runs. */
@@ -136,6 +137,14 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     throw new InvalidOptionsError([`the working directory ${cwd} does not exist or is not a directory`], adapter.name);
   }
 
+  // The version comes first: which argv and which features a run may use can depend on it.
+  const executable = opts.executablePath ?? adapter.binary;
+  const probeEnv = buildEnv({ inherited: process.env, extra: opts.extraEnv, unset: opts.unsetEnv });
+  const { version, warning } = await checkVersion(adapter, executable, probeEnv, cwd);
+  checkVersionedSupport(adapter, opts, version);
+  if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
+  if (opts.signal?.aborted) return cancelledBeforeStart(version);
+
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;
   try {
@@ -149,6 +158,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       opts,
       session: request.session,
       cwd,
+      cliVersion: version,
       writeTempFile: (name, content) => temp.writeFile(name, content),
       coderStateDir: request.coderStateDir,
       outputJsonSchema: opts.outputSchema ? toJsonSchema(opts.outputSchema) : undefined,
@@ -157,9 +167,6 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
     const unpassable = unpassableToProcess(invocation.args, env);
     if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
-    const executable = opts.executablePath ?? adapter.binary;
-    const { version, warning } = await checkVersion(adapter, executable, env, cwd);
-    if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 
     const forwardAbort = () => internal.abort();

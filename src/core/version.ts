@@ -22,6 +22,20 @@ export function versionRangeText(adapter: AdapterSpec): string {
   return `${adapter.versions.min} – ${adapter.versions.testedMax} (tested)`;
 }
 
+/** Where a version stands: swept and passed, between swept versions, newer than any, or unsupported. */
+export type VersionStatus = 'tested' | 'untested' | 'newer' | 'too-old';
+
+export function versionStatus(adapter: Pick<AdapterSpec, 'versions'>, version: string): VersionStatus {
+  const { min, testedMax, tested } = adapter.versions;
+  if (compareVersions(version, min) < 0) return 'too-old';
+  if (compareVersions(version, testedMax) > 0) return 'newer';
+  const known = tested ?? [min, testedMax];
+  return known.some((each) => compareVersions(each, version) === 0) ? 'tested' : 'untested';
+}
+
+/** Executables already warned about being newer than tested: once per executable per process. */
+const warnedNewer = new Set<string>();
+
 async function probe(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string) {
   const result = await runToEnd(executable, ['--version'], { env, cwd, timeoutMs: PROBE_TIMEOUT_MS });
   if (result.spawnError) throw startError(adapter, executable, result.spawnError);
@@ -32,8 +46,13 @@ async function probe(adapter: AdapterSpec, executable: string, env: Record<strin
   return adapter.parseVersion(result.output);
 }
 
+export function newerThanTested(adapter: AdapterSpec, version: string): string {
+  return `${adapter.name} ${version} is newer than the newest tested version ${adapter.versions.testedMax}; it may print records this SDK does not know yet.`;
+}
+
 /**
- * Returns the version (undefined when it could not be read) and a warning when it is newer than tested.
+ * Returns the version (undefined when it could not be read) and a warning when it is newer than
+ * tested (the first time only, per executable).
  * Throws CliNotFoundError or CliVersionError.
  */
 export async function checkVersion(
@@ -53,11 +72,11 @@ export async function checkVersion(
   if (version === undefined) {
     return { version, warning: `${adapter.name}: could not read the version from "${executable} --version"; supported: ${versionRangeText(adapter)}` };
   }
-  if (compareVersions(version, adapter.versions.min) < 0) {
-    throw new CliVersionError(adapter.name, version, versionRangeText(adapter));
-  }
-  if (compareVersions(version, adapter.versions.testedMax) > 0) {
-    return { version, warning: `${adapter.name} ${version} is newer than the newest tested version ${adapter.versions.testedMax}; it may print records this SDK does not know yet.` };
+  const status = versionStatus(adapter, version);
+  if (status === 'too-old') throw new CliVersionError(adapter.name, version, versionRangeText(adapter));
+  if (status === 'newer' && !warnedNewer.has(`${adapter.name}\0${executable}`)) {
+    warnedNewer.add(`${adapter.name}\0${executable}`);
+    return { version, warning: newerThanTested(adapter, version) };
   }
   return { version };
 }

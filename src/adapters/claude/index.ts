@@ -42,6 +42,8 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
     shellEventName: 'Bash',
     failedRunExit: 'non-zero',
     toolOpts: { permissionPolicy: { allow: ['Bash'] } },
+    // --json-schema offers the model a StructuredOutput tool; its input is the answer.
+    structuredAnswer: (value) => [{ toolCalls: [{ name: 'StructuredOutput', input: value }] }, { text: 'Submitted.' }],
   },
   canFork: true,
   buildInvocation: buildClaudeInvocation,

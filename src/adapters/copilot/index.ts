@@ -26,12 +26,13 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
     variables: ['COPILOT_PROVIDER_API_KEY', 'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'],
     storedLogin: '`copilot` /login in COPILOT_HOME or ~/.copilot',
   },
-  // With --no-ask-user a shell command nobody allowed is denied: allow just `echo`.
+  // With --no-ask-user a shell command nobody allowed is denied: allow the shell, every command
+  // (`shell(echo)` would deny the `exit 3` of the failing-command canary).
   probe: {
     shellCall: (command) => ({ name: 'bash', input: { command, description: 'coderline probe' } }),
     shellEventName: 'bash',
     failedRunExit: 'non-zero',
-    toolOpts: { permissionPolicy: { allow: ['shell(echo)'] } },
+    toolOpts: { permissionPolicy: { allow: ['shell'] } },
   },
   canFork: false,
   buildInvocation: buildCopilotInvocation,
