@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ProviderName } from '../../src/events.js';
+import type { CanaryReport, ProbeExit } from '../../src/probe/analyse.js';
+import type { SweepCanaryName } from '../../src/probe/canaries.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const versionsFile = join(repoRoot, 'compat', 'versions.json');
@@ -32,4 +34,18 @@ export interface VersionsFile {
 
 export function readVersions(): VersionsFile {
   return JSON.parse(readFileSync(versionsFile, 'utf8')) as VersionsFile;
+}
+
+/** fixtures/<cli>/<version>/compat/: per canary, the CLI's stdout (<canary>.jsonl) and <canary>.meta.json. */
+export const compatFixtureDir = (cli: ProviderName, version: string) => join(repoRoot, 'fixtures', cli, version, 'compat');
+
+/** What the sweep saw around one canary run, so the replay can judge the same lines again. */
+export interface CompatMeta {
+  canary: SweepCanaryName;
+  cliVersion: string | null;
+  exit: ProbeExit;
+  earlierSessionId: string | null;
+  /** False when the canary could not run (the report says why): there is nothing to replay. */
+  analysed: boolean;
+  report: CanaryReport;
 }

@@ -135,6 +135,8 @@ export interface AdapterSpec<P extends string = string> {
   /** Executable looked up on PATH when `executablePath` is not given. */
   binary: string;
   installHint: string;
+  /** The npm package the CLI ships in, for the upgrade command `coderline doctor` prints. */
+  npmPackage?: string;
   versions: VersionRange;
   /** Extracts a semver from `<bin> --version` output. */
   parseVersion(output: string): string | undefined;

@@ -30,6 +30,8 @@ export interface CanaryTarget {
 /** One canary run: its report, and what the analysis was given, so a recording can be replayed. */
 export interface CanaryRun {
   report: CanaryReport;
+  /** Whether the report comes from the analysis of the lines (false: the canary could not run). */
+  analysed: boolean;
   lines: string[];
   exit: ProbeExit;
   /** The session a resume or fork canary continued from. */
@@ -100,9 +102,9 @@ export async function runCanary(target: CanaryTarget, canary: Canary): Promise<C
     });
     exit = { exitCode: result.exitCode, signal: result.signal, stderrTail: stderr.slice(-40).join('\n'), stoppedBy: stoppedBy(result), stallTimeoutMs: CANARY_STALL_MS };
     const report = analyseCanary(target.cli, canary.expect, lines, exit, canary.opts, earlierSessionId);
-    return { report, lines, exit, earlierSessionId, cliVersion: result.cliVersion };
+    return { report, analysed: true, lines, exit, earlierSessionId, cliVersion: result.cliVersion };
   } catch (error) {
-    return { report: couldNotRun(canary, error), lines, exit, earlierSessionId: undefined, cliVersion: undefined };
+    return { report: couldNotRun(canary, error), analysed: false, lines, exit, earlierSessionId: undefined, cliVersion: undefined };
   } finally {
     await fake.close();
     await rm(workingDirectory, { recursive: true, force: true });

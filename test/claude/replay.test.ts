@@ -7,6 +7,7 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { createClaudeTranslator } from '../../src/adapters/claude/translate.js';
 import type { TranslatedEvent } from '../../src/events.js';
 import type { ResolvedOpts } from '../../src/options.js';
+import { describeCompatReplay } from '../support/compat-replay.js';
 
 const root = join(import.meta.dirname, '..', '..', 'fixtures', 'claude');
 const versions = readdirSync(root).filter((name) => /^\d+\.\d+\.\d+$/.test(name));
@@ -252,3 +253,5 @@ describe.each(versions)('claude %s fixtures', (version) => {
     expect(done).toMatchObject({ status: 'success', text: 'Bare hello.' });
   });
 });
+
+describeCompatReplay('claude');

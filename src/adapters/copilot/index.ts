@@ -6,12 +6,14 @@ import { copilotCapabilities, copilotInsteadHints } from './capabilities.js';
 import { copilotDocs } from './docs.js';
 import { explainCopilotExit } from './exit.js';
 import { createCopilotTranslator } from './translate.js';
+import { copilotVersions } from './versions.js';
 
 export const copilotAdapter: AdapterSpec<'copilot'> = {
   name: 'copilot',
   binary: 'copilot',
   installHint: 'Install it with `npm install -g @github/copilot` (or pass executablePath).',
-  versions: { min: '1.0.102', testedMax: '1.0.102' },
+  npmPackage: '@github/copilot',
+  versions: copilotVersions,
   // `copilot --version` prints "GitHub Copilot CLI 1.0.102." (and, when outdated, an update notice).
   parseVersion: (output) => /Copilot CLI\s+v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(output)?.[1] ?? /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: copilotCapabilities,
