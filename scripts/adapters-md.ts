@@ -64,7 +64,10 @@ export function renderAdaptersMd(): string {
   out.push('');
   out.push(table(
     ['', ...adapters.map((a) => a.name)],
-    (['resume', 'resumeLatest', 'fork'] as const).map((kind) => [`\`${kind}\``, ...adapters.map((a) => cell(a.docs?.sessions[kind] ?? ''))]),
+    (['resume', 'resumeLatest', 'fork'] as const).map((kind) => [
+      `\`${kind}\``,
+      ...adapters.map((a) => cell(`${a.docs?.sessions[kind] ?? ''}${kind === 'fork' && a.forkSince ? ` (since ${a.forkSince}; older: FeatureNotInVersionError)` : ''}`)),
+    ]),
   ));
   for (const adapter of adapters) {
     const extras = all.filter((f) => cliOnly(f) === extrasPrefix[adapter.name]);

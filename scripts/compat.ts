@@ -5,6 +5,7 @@
 // verdicts in compat/results.json, from which docs/compat.md and src/adapters/<cli>/versions.ts are
 // rewritten (then adapters.md, by the npm script, in a fresh process that loads the new versions.ts).
 // `npm run compat -- --docs` only rewrites those from the results.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdapterSpec } from '../src/core/adapter.js';
@@ -13,6 +14,7 @@ import type { CanaryReport } from '../src/probe/analyse.js';
 import { sweepCanariesFor } from '../src/probe/canaries.js';
 import { runCanary, type CanaryRun } from '../src/probe/run.js';
 import { builtInAdapters } from '../src/registry.js';
+import { copilotTestHome } from '../src/testing/copilot-env.js';
 import { pathWithNode22 } from '../src/testing/pi-env.js';
 import { compatFixtureDir, readVersions, type CompatMeta, type SweptVersion } from './compat/data.js';
 import { compatMdFile, renderCompatMd, renderVersionsTs, versionsTsFile } from './compat/docs.js';
@@ -47,6 +49,9 @@ async function sweepVersion(cli: ProviderName, entry: SweptVersion): Promise<Ver
   const base = builtInAdapters[cli] as AdapterSpec;
   const adapter: AdapterSpec = { ...base, versions: { min: '0.0.0', testedMax: entry.version } };
   const path = entry.node === '22' ? pathWithNode22() : process.env.PATH;
+  // A first copilot run unpacks its assets into the shared test HOME: done here, not inside the
+  // first canary's time-limited --version.
+  if (cli === 'copilot') execFileSync(executablePath, ['--version'], { env: { ...process.env, HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' }, stdio: 'ignore' });
   const dir = compatFixtureDir(cli, entry.version);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -149,6 +149,8 @@ export interface AdapterSpec<P extends string = string> {
   usageIsCumulative?: boolean;
   /** Whether `fork()` is possible (it is a feature of sessions, not an option). */
   canFork: boolean;
+  /** The oldest version that can fork, when older supported ones cannot (they fail before spawning). */
+  forkSince?: string;
   docs?: AdapterDocs;
   auth?: AuthSources;
   probe?: ProbeSpec;

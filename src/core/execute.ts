@@ -141,7 +141,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
   const executable = opts.executablePath ?? adapter.binary;
   const probeEnv = buildEnv({ inherited: process.env, extra: opts.extraEnv, unset: opts.unsetEnv });
   const { version, warning } = await checkVersion(adapter, executable, probeEnv, cwd);
-  checkVersionedSupport(adapter, opts, version);
+  checkVersionedSupport(adapter, opts, request.session, version);
   if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
   if (opts.signal?.aborted) return cancelledBeforeStart(version);
 

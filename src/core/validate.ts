@@ -54,9 +54,12 @@ export function checkSupport(adapter: AdapterSpec, opts: ResolvedOpts, session: 
   adapter.validate?.(opts, session);
 }
 
-/** Throws FeatureNotInVersionError for the first option this CLI version does not have yet. */
-export function checkVersionedSupport(adapter: AdapterSpec, opts: ResolvedOpts, version: string | undefined): void {
+/** Throws FeatureNotInVersionError for the first option (or a fork) this CLI version does not have yet. */
+export function checkVersionedSupport(adapter: AdapterSpec, opts: ResolvedOpts, session: SessionTarget, version: string | undefined): void {
   if (version === undefined) return;
+  if (session.kind === 'fork' && adapter.forkSince !== undefined && compareVersions(version, adapter.forkSince) < 0) {
+    throw new FeatureNotInVersionError(adapter.name, 'fork', version, adapter.forkSince);
+  }
   for (const feature of requestedFeatures(opts)) {
     const since = adapter.capabilities[feature]?.since;
     if (since !== undefined && compareVersions(version, since) < 0) throw new FeatureNotInVersionError(adapter.name, feature, version, since);

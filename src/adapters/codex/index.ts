@@ -51,6 +51,8 @@ export const codexAdapter: AdapterSpec<'codex'> = {
     failedRunExit: 'non-zero',
   },
   canFork: true,
+  // `exec fork <id>`: 0.145.0 exits 2 on the id ("unexpected argument"), 0.148.0 forks (docs/compat.md).
+  forkSince: '0.148.0',
   buildInvocation: buildCodexInvocation,
   explainExit: explainCodexExit,
   createTranslator: createCodexTranslator,
