@@ -30,9 +30,9 @@ const build = (opts: ResolvedOpts, session?: SessionTarget, prompt?: string) => 
 describe('copilot argv', () => {
   it('asks for the usage file from the oldest version the sweep saw take it, and not before', async () => {
     const at = (cliVersion: string) => copilotAdapter.buildInvocation({ ...ctx({}), cliVersion });
-    expect((await at('1.0.79')).args).toEqual(base);
+    expect((await at('1.0.85')).args).toEqual(base);
     expect((await at('1.0.102')).args).toEqual(base);
-    const older = await at('1.0.73');
+    const older = await at('1.0.79');
     expect(older.args).toEqual(['--output-format', 'json', '--no-ask-user']);
     expect(older.afterExit).toBeUndefined();
   });

@@ -2,4 +2,4 @@
 // passed (docs/compat.md). Older than min: CliVersionError; newer than testedMax: a warning.
 import type { VersionRange } from '../../core/adapter.js';
 
-export const codexVersions: VersionRange = { min: '0.148.0', testedMax: '0.171.0', tested: ['0.148.0', '0.157.0', '0.163.0', '0.168.0', '0.171.0'] };
+export const codexVersions: VersionRange = { min: '0.145.0', testedMax: '0.171.0', tested: ['0.145.0', '0.148.0', '0.157.0', '0.163.0', '0.168.0', '0.171.0'] };

@@ -74,10 +74,11 @@ async function mcpConfigArg(ctx: InvocationContext): Promise<string[]> {
 }
 
 /**
- * `--usage-output-file` is the oldest swept version that has it (1.0.73 exits 1 with "unknown option";
- * docs/compat.md): older runs report no token counts, only the `result` record's premium requests.
+ * `--usage-output-file`: in the `--help` of 1.0.85, the oldest swept version that has it; 1.0.73 and
+ * 1.0.79 exit 1 with "unknown option" (docs/compat.md). Older runs report no token counts, only the
+ * `result` record's premium requests.
  */
-export const USAGE_FILE_SINCE = '1.0.79';
+export const USAGE_FILE_SINCE = '1.0.85';
 
 /** An unreadable version is taken to be a current one. */
 function hasUsageFile(version: string | undefined): boolean {
