@@ -10,7 +10,8 @@ import type { ResolvedOpts } from '../../src/options.js';
 import { describeCompatReplay } from '../support/compat-replay.js';
 
 const root = join(import.meta.dirname, '..', '..', 'fixtures', 'claude');
-const versions = readdirSync(root).filter((name) => /^\d+\.\d+\.\d+$/.test(name));
+// Versions with a full `npm run record` set (the others hold only the sweep's compat/ recordings).
+const versions = readdirSync(root).filter((name) => /^\d+\.\d+\.\d+$/.test(name) && existsSync(join(root, name, 'text.jsonl')));
 
 /**
  * What each recorded version really prints where versions differ. Every recorded version needs an

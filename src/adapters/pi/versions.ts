@@ -2,4 +2,4 @@
 // passed (docs/compat.md). Older than min: CliVersionError; newer than testedMax: a warning.
 import type { VersionRange } from '../../core/adapter.js';
 
-export const piVersions: VersionRange = { min: '0.73.1', testedMax: '1.3.0', tested: ['0.73.1', '0.79.10', '0.85.1', '0.87.1', '1.3.0'] };
+export const piVersions: VersionRange = { min: '0.73.1', testedMax: '1.6.0', tested: ['0.73.1', '0.79.10', '0.85.1', '0.87.1', '1.3.0', '1.6.0'] };
