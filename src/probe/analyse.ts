@@ -62,10 +62,11 @@ function checkTool(events: readonly CoderStreamEvent<string>[], tool: NonNullabl
   }
   if (result.name !== undefined && result.name !== tool.name) missing.push(`tool_result name "${tool.name}" (got "${result.name}")`);
   const ran = JSON.stringify(result.output ?? '').includes(tool.marker);
-  if (Boolean(result.isError) !== Boolean(tool.fails) || !ran) {
-    const got = `${result.isError ? 'an error' : 'not an error'}${ran ? '' : `, without "${tool.marker}"`}`;
-    misclassified.push(`the shell command did not ${tool.fails ? 'fail' : 'run'} as expected (tool_result is ${got})`);
-  }
+  const wrong = [
+    ...(Boolean(result.isError) !== Boolean(tool.fails) ? [result.isError ? 'is an error' : 'is not an error'] : []),
+    ...(ran ? [] : [`without "${tool.marker}"`]),
+  ];
+  if (wrong.length) misclassified.push(`the shell command did not ${tool.fails ? 'fail' : 'run'} as expected (tool_result ${wrong.join(', ')})`);
 }
 
 /** Resume keeps the earlier run's session id, fork gets a new one. */

@@ -57,7 +57,7 @@ describe('coderline doctor', () => {
       return result.stdout.split('\n').filter((line) => /^codex /.test(line) || (line.startsWith(' ') && /codex/.test(line))).join('\n');
     };
     expect(await stateOf(untested)).toMatch(new RegExp(`^codex +${untested.replaceAll('.', '\\.')} +in range, untested \\(supported`));
-    expect(await stateOf('999.0.0')).toMatch(/^codex +999\.0\.0 +newer than tested .*\n.*codex 999\.0\.0 is newer than the newest tested version/);
+    expect(await stateOf('999.0.0')).toMatch(/^codex +999\.0\.0 +newer than tested .*\n(.*\n)*.*codex 999\.0\.0 is newer than the newest tested version/);
     const old = await stateOf('0.1.0');
     expect(old).toMatch(/^codex +0\.1\.0 +too old \(supported/);
     expect(old).toContain(`Run: npm install -g @openai/codex@${testedMax}`);

@@ -2,4 +2,4 @@
 // passed (docs/compat.md). Older than min: CliVersionError; newer than testedMax: a warning.
 import type { VersionRange } from '../../core/adapter.js';
 
-export const copilotVersions: VersionRange = { min: '1.0.85', testedMax: '1.0.102', tested: ['1.0.85', '1.0.92', '1.0.102'] };
+export const copilotVersions: VersionRange = { min: '1.0.73', testedMax: '1.0.102', tested: ['1.0.73', '1.0.79', '1.0.85', '1.0.92', '1.0.102'] };
