@@ -68,7 +68,7 @@ Defaults for every session the coder starts. The working directory is fixed when
 - \`session.id\`: the CLI's session id once known.
 - \`session.run(prompt, runOptions?)\` → \`Promise<RunResult>\`: one turn. Turns run one at a time; a second call while one runs is queued in order.
 - \`session.stream(prompt, runOptions?)\` → \`RunStream\`: an async iterable of \`CoderStreamEvent\` as they happen, with \`.result\` (a \`Promise<RunResult>\`). Breaking out of the loop stops the run. A slow loop pauses the CLI's output instead of buffering it, and never loses an event. A stream nobody iterates does not pause it: \`await stream.result\` alone settles, and until the first iterator the stream keeps only the events of the latest 1 MiB of output (a loop that starts late first gets a \`progress\` warning, \`unread_events_dropped\`, saying how many were dropped; use \`collectEvents\` or \`onEvent\` to keep them all). Several \`next()\` calls may wait at once: they get events in the order they were made.
-- \`session.fork(startOptions?)\` → \`Promise<Session>\`: a new session with this one's history (\`FeatureNotSupportedError\` where the CLI cannot fork).
+- \`session.fork(startOptions?)\` → \`Promise<Session>\`: a new session with this one's history (\`FeatureNotSupportedError\` where the CLI cannot fork; its first run rejects with \`FeatureNotInVersionError\` when the installed version is older than the adapter's \`forkSince\`).
 
 ### \`createPool(concurrency)\` → \`Pool\`
 
@@ -115,6 +115,7 @@ Every error is a \`CoderError\` with a \`code\` and, where it concerns one CLI, 
 | \`CliVersionError\` | \`version_unsupported\` | \`version\`, \`supported\` |
 | \`FeatureNotSupportedError\` | \`feature_not_supported\` | \`option\`, \`instead\` |
 | \`PlatformNotSupportedError\` | \`platform_not_supported\` | \`platform\`, \`supported\` (README, Platforms) |
+| \`FeatureNotInVersionError\` (a \`FeatureNotSupportedError\`) | \`feature_not_supported\` | \`option\`, \`version\` (installed), \`since\` (the oldest that has it) |
 | \`InvalidOptionsError\` | \`invalid_options\` | \`issues\` (each names the option) |
 | \`CliExitError\` | \`exit\`, or the typed cause (\`auth\`, \`server\`, …) | \`exitCode\`, \`signal\`, \`stderrTail\` |
 | \`StallError\` | \`stalled\` | \`stallTimeoutMs\` |

@@ -57,7 +57,9 @@ export function sourcesOf(adapter: AdapterSpec<string>): Map<string, Set<string>
 export function renderEventsMd(): string {
   const adapters = Object.values(builtInAdapters) as AdapterSpec<string>[];
   const found = new Map(adapters.map((a) => [a.name, sourcesOf(a)]));
-  const versions = adapters.map((a) => `${a.name} ${readdirSync(new URL(`../fixtures/${a.name}/`, import.meta.url)).join(', ')}`).join('; ');
+  // Versions with `npm run record` sets: the sweep's compat/ recordings are not read here.
+  const recorded = (cli: string) => readdirSync(new URL(`../fixtures/${cli}/`, import.meta.url)).filter((version) => readdirSync(new URL(`../fixtures/${cli}/${version}/`, import.meta.url)).some((file) => file.endsWith('.jsonl')));
+  const versions = adapters.map((a) => `${a.name} ${recorded(a.name).join(', ')}`).join('; ');
   const out: string[] = [
     '# Events',
     '',

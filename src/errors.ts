@@ -108,6 +108,18 @@ export class PlatformNotSupportedError extends CoderError {
   }
 }
 
+/** The CLI supports the option, but not in the installed version: the error names both versions. */
+export class FeatureNotInVersionError extends FeatureNotSupportedError {
+  readonly version: string;
+  readonly since: string;
+  constructor(provider: string, option: string, version: string, since: string) {
+    super(provider, option, `${provider} ${version} lacks it: it needs ${provider} ${since} or newer. Upgrade the CLI.`);
+    this.name = 'FeatureNotInVersionError';
+    this.version = version;
+    this.since = since;
+  }
+}
+
 export class InvalidOptionsError extends CoderError {
   readonly issues: string[];
   constructor(issues: string[], provider?: string) {

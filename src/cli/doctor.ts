@@ -3,7 +3,8 @@
 // `--probe` also runs a canary conversation with each one against a fake model (src/probe).
 import type { ProviderName } from '../index.js';
 import { buildEnv } from '../core/env.js';
-import { checkVersion, versionRangeText } from '../core/version.js';
+import type { AdapterSpec } from '../core/adapter.js';
+import { checkVersion, newerThanTested, versionRangeText, versionStatus, type VersionStatus } from '../core/version.js';
 import { probeAll, probeDetails, probeExitCode } from '../probe/report.js';
 import { builtInAdapters } from '../registry.js';
 import { EXIT } from './exit-codes.js';
@@ -16,16 +17,25 @@ export interface DoctorEntry {
   installed: boolean;
   version: string | null;
   supported: string;
-  /** ok: ready; newer: runs, with a warning; unknown: version unreadable; too-old; missing. */
-  state: 'ok' | 'newer' | 'unknown' | 'too-old' | 'missing' | 'broken';
+  /**
+   * tested: a version the compatibility sweep passed; untested: in the supported range but not swept
+   * (runs quietly); newer: newer than tested (runs, with a warning); too-old: refused (detail says how
+   * to upgrade); unknown: version unreadable; missing; broken.
+   */
+  state: VersionStatus | 'unknown' | 'missing' | 'broken';
   detail: string | null;
   /** Set auth variables by name, most preferred first. */
   authVariables: string[];
   storedLogin: string;
 }
 
+/** How to install the newest tested version, when the adapter names its package. */
+export function upgradeCommand(adapter: AdapterSpec): string {
+  return adapter.npmPackage ? `npm install -g ${adapter.npmPackage}@${adapter.versions.testedMax}` : adapter.installHint;
+}
+
 async function inspect(cli: ProviderName, env: Record<string, string>): Promise<DoctorEntry> {
-  const adapter = builtInAdapters[cli];
+  const adapter = builtInAdapters[cli] as AdapterSpec;
   const base = {
     cli,
     binary: adapter.binary,
@@ -35,13 +45,16 @@ async function inspect(cli: ProviderName, env: Record<string, string>): Promise<
   };
   try {
     const { version, warning } = await checkVersion(adapter, adapter.binary, env, process.cwd());
-    const state = version === undefined ? 'unknown' : warning ? 'newer' : 'ok';
-    return { ...base, installed: true, version: version ?? null, state, detail: warning ?? null };
+    if (version === undefined) return { ...base, installed: true, version: null, state: 'unknown', detail: warning ?? null };
+    // The run-time warning comes once per process: the status is worked out here, every time.
+    const state = versionStatus(adapter, version);
+    return { ...base, installed: true, version, state, detail: state === 'newer' ? newerThanTested(adapter, version) : null };
   } catch (error) {
     const code = (error as { code?: string }).code;
     const state = code === 'binary_not_found' ? 'missing' : code === 'version_unsupported' ? 'too-old' : 'broken';
     const version = (error as { version?: string }).version ?? null;
-    return { ...base, installed: state !== 'missing', version, state, detail: (error as Error).message };
+    const detail = state === 'too-old' ? `${(error as Error).message} Run: ${upgradeCommand(adapter)}` : (error as Error).message;
+    return { ...base, installed: state !== 'missing', version, state, detail };
   }
 }
 
@@ -49,8 +62,12 @@ async function doctorReport(env: NodeJS.ProcessEnv = process.env): Promise<Docto
   return Promise.all((Object.keys(builtInAdapters) as ProviderName[]).map((cli) => inspect(cli, buildEnv({ inherited: env, cli: builtInAdapters[cli] }))));
 }
 
+/** States in which a run goes ahead. */
+const ready = new Set<DoctorEntry['state']>(['tested', 'untested', 'newer']);
+
 const stateText: Record<DoctorEntry['state'], string> = {
-  ok: 'ok',
+  tested: 'tested',
+  untested: 'in range, untested',
   newer: 'newer than tested',
   unknown: 'version unknown',
   'too-old': 'too old',
@@ -100,5 +117,5 @@ export async function doctorCommand(argv: readonly string[]): Promise<number | '
   if (values.cli !== undefined) throw new UsageError('--cli needs --probe', 'Run `coderline doctor --probe --cli NAME`, or `coderline doctor` for every CLI.');
   const entries = await doctorReport();
   process.stdout.write(values.json ? `${JSON.stringify(entries, null, 2)}\n` : `${formatDoctor(entries)}\n`);
-  return entries.some((entry) => entry.state === 'ok' || entry.state === 'newer') ? EXIT.success : EXIT.cliUnavailable;
+  return entries.some((entry) => ready.has(entry.state)) ? EXIT.success : EXIT.cliUnavailable;
 }

@@ -101,8 +101,9 @@ export function doctorHelp(): string {
   return `Usage: coderline doctor [--json]
        coderline doctor --probe [--cli NAME] [--json]
 
-Lists each CLI: installed or not, its version against the supported range, and the credentials it
-would use (variable names only, never values). Exit 0 when at least one CLI is ready, ${EXIT.cliUnavailable} otherwise.
+Lists each CLI: installed or not, where its version stands (tested, in range but untested, newer
+than tested, or too old, with the command that installs the newest tested one) and the credentials
+it would use (variable names only, never values). Exit 0 when at least one CLI is ready, ${EXIT.cliUnavailable} otherwise.
 
 With --probe, each installed CLI (or only --cli NAME) also has a short conversation with a fake model
 on 127.0.0.1 (a text answer, a shell command, a 401), and the report names any drift: records the

@@ -2,6 +2,7 @@
 import type { TranslatedEvent, Usage } from '../events.js';
 import type { ErrorCode } from '../errors.js';
 import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../options.js';
+import type { ScriptStep } from '../testing/script.js';
 import type { ToolBridgeInfo } from './tool-bridge.js';
 
 export interface ExitInfo {
@@ -16,6 +17,8 @@ export interface FeatureSupport {
   level: SupportLevel;
   /** How the CLI is told (a flag, a config key, or what the SDK does): shown in adapters.md. */
   how: string;
+  /** The oldest version that has it, when older supported versions do not: they fail before spawning. */
+  since?: string;
 }
 
 /** Capabilities as data: a feature missing from the table is unsupported and fails fast. */
@@ -34,6 +37,8 @@ export interface InvocationContext {
   session: SessionTarget;
   /** The directory the CLI runs in (already resolved to an absolute path). */
   cwd: string;
+  /** The CLI's version (`--version`), for argv that differs between versions; undefined when unreadable. */
+  cliVersion?: string | undefined;
   /** Writes a private temp file (0600 in a 0700 dir) that is removed when the run ends, however it ends. */
   writeTempFile(name: string, content: string): Promise<string>;
   /**
@@ -86,10 +91,12 @@ export interface TranslatorContext {
 }
 
 export interface VersionRange {
-  /** Oldest supported version: older ones fail with CliVersionError. */
+  /** Oldest supported version (the oldest the compatibility sweep proves): older ones fail with CliVersionError. */
   min: string;
-  /** Newest version tested: newer ones run with a warning event. */
+  /** Newest version tested: newer ones run with a warning, once per executable per process. */
   testedMax: string;
+  /** Every version the sweep passed (docs/compat.md); versions between them run quietly too. */
+  tested?: readonly string[];
 }
 
 /** What adapters.md says about a CLI beyond its capability table. */
@@ -130,6 +137,8 @@ export interface ProbeSpec {
   toolOpts?: SharedStartOpts;
   /** The exit code of a run whose model call failed: non-zero for most CLIs, 0 where only the records say it. */
   failedRunExit: 'non-zero' | 'zero';
+  /** How the model answers with `value` as structured output; default: the JSON as its text. */
+  structuredAnswer?(value: Record<string, unknown>): ScriptStep[];
 }
 
 export interface AdapterSpec<P extends string = string> {
@@ -137,6 +146,8 @@ export interface AdapterSpec<P extends string = string> {
   /** Executable looked up on PATH when `executablePath` is not given. */
   binary: string;
   installHint: string;
+  /** The npm package the CLI ships in, for the upgrade command `coderline doctor` prints. */
+  npmPackage?: string;
   versions: VersionRange;
   /** Extracts a semver from `<bin> --version` output. */
   parseVersion(output: string): string | undefined;
@@ -149,6 +160,8 @@ export interface AdapterSpec<P extends string = string> {
   usageIsCumulative?: boolean;
   /** Whether `fork()` is possible (it is a feature of sessions, not an option). */
   canFork: boolean;
+  /** The oldest version that can fork, when older supported ones cannot (they fail before spawning). */
+  forkSince?: string;
   docs?: AdapterDocs;
   auth?: AuthSources;
   environment?: EnvironmentSpec;

@@ -56,14 +56,12 @@ interface RunHooks {
   emit(event: TranslatedEvent): void;
   onRawLine: ((line: string) => void) | undefined;
   abortSignal: AbortSignal;
-  /** Output is held back until this settles; when it rejects the CLI is stopped and its error thrown. */
-  ready?: Promise<void>;
 }
 
 export async function readChild(
   request: ExecuteRequest,
   { executable, args, stdin, env, cwd }: Spawn,
-  { emit, onRawLine, abortSignal, ready }: RunHooks,
+  { emit, onRawLine, abortSignal }: RunHooks,
 ): Promise<ProcessEnd & { pid: number | undefined }> {
   const { adapter, opts, sink } = request;
   const stallTimeoutMs = opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs;
@@ -152,24 +150,6 @@ export async function readChild(
     // 'close', not 'end': a pipe given up on below closes without ending.
     pipe.on('close', () => lines.end());
   };
-  // Held pipes are not read (their output waits in the pipe); the wait is not a stall.
-  let notReady: unknown;
-  if (ready) {
-    child.stdout.pause();
-    child.stderr.pause();
-    holdingPipes += 1;
-    ready.then(() => {
-      holdingPipes -= 1;
-      lastActivity = Date.now();
-      child.stdout.resume();
-      child.stderr.resume();
-    }, (error: unknown) => {
-      notReady = error;
-      stop('abort', STOP_STEPS);
-      child.stdout.destroy();
-      child.stderr.destroy();
-    });
-  }
   readPipe(child.stdout, stdoutLines);
   readPipe(child.stderr, stderrLines, stderrTail);
 
@@ -206,10 +186,7 @@ export async function readChild(
     const ended = await closed;
     // The version probe started this executable a moment ago; it may still be gone now.
     if (ended.spawnError) throw startError(adapter, executable, ended.spawnError);
-    // A CLI that ended before its probe answered (nothing of it read yet) is still judged by it.
-    await ready?.catch(() => {});
     await stopping;
-    if (notReady !== undefined) throw notReady;
     return {
       pid,
       exitCode: ended.exitCode,

@@ -16,7 +16,8 @@ import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
 import { executableFor, unpassableToProcess } from './spawn.js';
 import { subtractUsage } from './usage.js';
-import { startVersionCheck, type VersionCheck } from './version.js';
+import { checkVersionedSupport } from './validate.js';
+import { checkVersion } from './version.js';
 
 /** What a session remembers between its runs. */
 export interface SessionMemory {
@@ -137,6 +138,15 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
   }
 
   const outputJsonSchema = outputJsonSchemaOf(opts);
+  // The version comes first: which argv and which features a run may use can depend on it. A binary
+  // probed before, in this process or an earlier one, answers from the cache (version-cache.ts).
+  const executable = executableFor(opts.executablePath ?? adapter.binary);
+  const probeEnv = buildEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter, extra: opts.extraEnv, unset: opts.unsetEnv });
+  const { version, warning } = await checkVersion(adapter, executable, probeEnv, cwd);
+  checkVersionedSupport(adapter, opts, request.session, version);
+  if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
+  if (opts.signal?.aborted) return cancelledBeforeStart(version);
+
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;
   try {
@@ -150,6 +160,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       opts,
       session: request.session,
       cwd,
+      cliVersion: version,
       writeTempFile: (name, content) => temp.writeFile(name, content),
       coderStateDir: request.coderStateDir,
       outputJsonSchema,
@@ -158,16 +169,6 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     const env = buildEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
     const unpassable = unpassableToProcess(invocation.args, env);
     if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
-    const executable = executableFor(opts.executablePath ?? adapter.binary);
-    let version: string | undefined;
-    const accept = (check: VersionCheck) => {
-      version = check.version;
-      if (check.warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: check.warning, raw: null });
-    };
-    // A binary probed before is judged before it starts. One never seen starts beside its probe, its
-    // output held back until the probe has answered (refused: stopped, and nothing of it reported).
-    const { cached, check } = startVersionCheck(adapter, executable, env, cwd);
-    if (cached) accept(await check);
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 
     const forwardAbort = () => internal.abort();
@@ -176,7 +177,6 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       emit,
       onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
-      ...(!cached && { ready: check.then(accept) }),
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;

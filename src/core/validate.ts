@@ -1,8 +1,9 @@
 // Options are checked at the edge, before anything spawns: shape (zod), then what this CLI supports.
 import type { z } from 'zod';
-import { FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
+import { FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import { requestedFeatures, type ResolvedOpts } from '../options.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
+import { compareVersions } from './version.js';
 
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -51,4 +52,16 @@ export function checkSupport(adapter: AdapterSpec, opts: ResolvedOpts, session: 
     throw new FeatureNotSupportedError(adapter.name, feature, hint);
   }
   adapter.validate?.(opts, session);
+}
+
+/** Throws FeatureNotInVersionError for the first option (or a fork) this CLI version does not have yet. */
+export function checkVersionedSupport(adapter: AdapterSpec, opts: ResolvedOpts, session: SessionTarget, version: string | undefined): void {
+  if (version === undefined) return;
+  if (session.kind === 'fork' && adapter.forkSince !== undefined && compareVersions(version, adapter.forkSince) < 0) {
+    throw new FeatureNotInVersionError(adapter.name, 'fork', version, adapter.forkSince);
+  }
+  for (const feature of requestedFeatures(opts)) {
+    const since = adapter.capabilities[feature]?.since;
+    if (since !== undefined && compareVersions(version, since) < 0) throw new FeatureNotInVersionError(adapter.name, feature, version, since);
+  }
 }

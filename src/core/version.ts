@@ -6,8 +6,6 @@ import { runToEnd, startError } from './spawn.js';
 import { binaryIdentity, cachedVersion, rememberVersion } from './version-cache.js';
 
 const probes = new Map<string, Promise<string | undefined>>();
-/** Keys of `probes` that have settled: their answer needs no waiting. */
-const answered = new Set<string>();
 /** `--version` answers in well under a second; a CLI that takes this long is broken. */
 const PROBE_TIMEOUT_MS = 30_000;
 
@@ -26,6 +24,20 @@ export function versionRangeText(adapter: AdapterSpec): string {
   return `${adapter.versions.min} – ${adapter.versions.testedMax} (tested)`;
 }
 
+/** Where a version stands: swept and passed, between swept versions, newer than any, or unsupported. */
+export type VersionStatus = 'tested' | 'untested' | 'newer' | 'too-old';
+
+export function versionStatus(adapter: Pick<AdapterSpec, 'versions'>, version: string): VersionStatus {
+  const { min, testedMax, tested } = adapter.versions;
+  if (compareVersions(version, min) < 0) return 'too-old';
+  if (compareVersions(version, testedMax) > 0) return 'newer';
+  const known = tested ?? [min, testedMax];
+  return known.some((each) => compareVersions(each, version) === 0) ? 'tested' : 'untested';
+}
+
+/** Executables already warned about being newer than tested: once per executable per process. */
+const warnedNewer = new Set<string>();
+
 async function probe(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string) {
   const result = await runToEnd(executable, ['--version'], { env, cwd, timeoutMs: PROBE_TIMEOUT_MS });
   if (result.spawnError) throw startError(adapter, executable, result.spawnError);
@@ -42,52 +54,41 @@ export interface VersionCheck {
   warning?: string;
 }
 
+export function newerThanTested(adapter: AdapterSpec, version: string): string {
+  return `${adapter.name} ${version} is newer than the newest tested version ${adapter.versions.testedMax}; it may print records this SDK does not know yet.`;
+}
+
 /**
- * The version check of the binary `executable` names: `cached` when it was probed before (in this
- * process or, by its identity, in an earlier one) and `check` settles at once, else a probe is under
- * way. `check` rejects with CliNotFoundError or CliVersionError.
+ * The version of the binary `executable` names, probed once per binary: in this process, and by the
+ * binary's identity across processes (version-cache.ts), so a binary probed before answers at once.
+ * A warning comes with a version newer than tested (the first time only, per executable). Rejects
+ * with CliNotFoundError or CliVersionError.
  */
-export function startVersionCheck(
-  adapter: AdapterSpec,
-  executable: string,
-  env: Record<string, string>,
-  cwd: string,
-): { cached: boolean; check: Promise<VersionCheck> } {
+export function checkVersion(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string): Promise<VersionCheck> {
   const identity = binaryIdentity(adapter.name, executable, env.PATH ?? '', cwd);
   // A binary that cannot be identified is probed once per name and PATH, as before the cache.
   const key = identity ?? `${adapter.name}\0${executable}\0${env.PATH ?? ''}\0${cwd}`;
   let pending = probes.get(key);
-  let cached = answered.has(key);
   if (!pending) {
     const stored = identity === undefined ? undefined : cachedVersion(identity);
-    cached = stored !== undefined;
     pending = stored !== undefined ? Promise.resolve(stored) : probe(adapter, executable, env, cwd);
     probes.set(key, pending);
     pending.then((version) => {
-      answered.add(key);
       if (identity !== undefined && stored === undefined && version !== undefined) rememberVersion(identity, version);
     }, () => probes.delete(key));
   }
-  return { cached, check: pending.then((version) => judgeVersion(adapter, executable, version)) };
-}
-
-/**
- * Returns the version (undefined when it could not be read) and a warning when it is newer than tested.
- * Throws CliNotFoundError or CliVersionError.
- */
-export function checkVersion(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string): Promise<VersionCheck> {
-  return startVersionCheck(adapter, executable, env, cwd).check;
+  return pending.then((version) => judgeVersion(adapter, executable, version));
 }
 
 function judgeVersion(adapter: AdapterSpec, executable: string, version: string | undefined): VersionCheck {
   if (version === undefined) {
     return { version, warning: `${adapter.name}: could not read the version from "${executable} --version"; supported: ${versionRangeText(adapter)}` };
   }
-  if (compareVersions(version, adapter.versions.min) < 0) {
-    throw new CliVersionError(adapter.name, version, versionRangeText(adapter));
-  }
-  if (compareVersions(version, adapter.versions.testedMax) > 0) {
-    return { version, warning: `${adapter.name} ${version} is newer than the newest tested version ${adapter.versions.testedMax}; it may print records this SDK does not know yet.` };
+  const status = versionStatus(adapter, version);
+  if (status === 'too-old') throw new CliVersionError(adapter.name, version, versionRangeText(adapter));
+  if (status === 'newer' && !warnedNewer.has(`${adapter.name}\0${executable}`)) {
+    warnedNewer.add(`${adapter.name}\0${executable}`);
+    return { version, warning: newerThanTested(adapter, version) };
   }
   return { version };
 }

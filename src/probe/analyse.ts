@@ -1,7 +1,9 @@
 // Drift analysis of one canary run: a pure function of the CLI, what the canary expects, the raw
 // stdout lines and how the process ended. The lines are translated and classified the way a live
 // run does it, so the same code judges a live probe and a doctored recording.
+import { isDeepStrictEqual } from 'node:util';
 import { replayLines } from '../cli/replay.js';
+import type { SessionTarget } from '../core/adapter.js';
 import type { ResolvedOpts } from '../options.js';
 import { decideOutcome, failedExit, type Outcome, type ProcessEnd } from '../core/outcome.js';
 import { RunTracker } from '../core/run-tracker.js';
@@ -9,13 +11,13 @@ import type { ErrorCode } from '../errors.js';
 import type { CoderStreamEvent, ProviderName, ToolResultEvent, ToolUseEvent } from '../events.js';
 import { builtInAdapters } from '../registry.js';
 import type { RunStatus } from '../result.js';
-import type { CanaryExpectation, CanaryName } from './canaries.js';
+import type { CanaryExpectation, SweepCanaryName } from './canaries.js';
 
 /** How the CLI process ended, as a run saw it. */
 export type ProbeExit = Pick<ProcessEnd, 'exitCode' | 'signal' | 'stderrTail'> & Partial<Pick<ProcessEnd, 'stoppedBy' | 'stallTimeoutMs'>>;
 
 export interface CanaryReport {
-  canary: CanaryName;
+  canary: SweepCanaryName;
   /** How the run classified, and the error code when it failed. */
   status: RunStatus;
   errorCode: ErrorCode | null;
@@ -59,9 +61,19 @@ function checkTool(events: readonly CoderStreamEvent<string>[], tool: NonNullabl
     return;
   }
   if (result.name !== undefined && result.name !== tool.name) missing.push(`tool_result name "${tool.name}" (got "${result.name}")`);
-  if (result.isError || !JSON.stringify(result.output ?? '').includes(tool.marker)) {
-    misclassified.push(`the shell command did not run as expected (tool_result${result.isError ? ' is an error' : ''} without "${tool.marker}")`);
-  }
+  const ran = JSON.stringify(result.output ?? '').includes(tool.marker);
+  const wrong = [
+    ...(Boolean(result.isError) !== Boolean(tool.fails) ? [result.isError ? 'is an error' : 'is not an error'] : []),
+    ...(ran ? [] : [`without "${tool.marker}"`]),
+  ];
+  if (wrong.length) misclassified.push(`the shell command did not ${tool.fails ? 'fail' : 'run'} as expected (tool_result ${wrong.join(', ')})`);
+}
+
+/** Resume keeps the earlier run's session id, fork gets a new one. */
+function checkSessionId(relation: NonNullable<CanaryExpectation['sessionId']>, sessionId: string | undefined, earlier: string | undefined, missing: string[]): void {
+  if (!sessionId) return;
+  if (relation === 'same' && sessionId !== earlier) missing.push(`the resumed session's id ${earlier ?? '(none)'} (got ${sessionId})`);
+  if (relation === 'new' && sessionId === earlier) missing.push(`a new session id for the fork (got the parent's ${sessionId})`);
 }
 
 function checkOutcome(expected: CanaryExpectation, status: RunStatus, errorCode: ErrorCode | undefined, errorMessage: string | undefined, exit: ProbeExit, misclassified: string[]): void {
@@ -78,10 +90,14 @@ function checkOutcome(expected: CanaryExpectation, status: RunStatus, errorCode:
   if (failed !== wantFailedExit) misclassified.push(`${exitText}; expected ${wantFailedExit ? 'a non-zero exit code' : 'exit code 0'}`);
 }
 
-/** Judges one canary run: what was not recognised, what is missing, what classifies unexpectedly. */
-export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, lines: readonly string[], exit: ProbeExit, opts: ResolvedOpts = {}): CanaryReport {
+/**
+ * Judges one canary run: what was not recognised, what is missing, what classifies unexpectedly.
+ * `earlierSessionId` is the session a resume or fork canary continued from.
+ */
+export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, lines: readonly string[], exit: ProbeExit, opts: ResolvedOpts = {}, earlierSessionId?: string): CanaryReport {
   const adapter = builtInAdapters[cli];
-  const events = replayLines(cli, lines, { opts, session: { kind: 'new' } });
+  const session: SessionTarget = expected.sessionId && earlierSessionId ? { kind: expected.sessionId === 'same' ? 'resume' : 'fork', sessionId: earlierSessionId } : { kind: 'new' };
+  const events = replayLines(cli, lines, { opts, session });
   const tracker = new RunTracker(adapter.usageIsCumulative);
   for (const event of events) tracker.observe(event);
 
@@ -101,6 +117,10 @@ export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, li
     missing.push(`final text "${expected.finalText}" (got ${tracker.text ? `"${tracker.text}"` : 'none'})`);
   }
   if (expected.tool) checkTool(events, expected.tool, missing, misclassified);
+  if (expected.output !== undefined && outcome.status === 'success' && !isDeepStrictEqual(outcome.output, expected.output)) {
+    missing.push(`structured output ${JSON.stringify(expected.output)} (got ${JSON.stringify(outcome.output)})`);
+  }
+  if (expected.sessionId) checkSessionId(expected.sessionId, tracker.sessionId, earlierSessionId, missing);
   checkOutcome(expected, outcome.status, outcome.error?.code, outcome.error?.message, exit, misclassified);
   return report(expected, outcome, exit, events, missing, misclassified);
 }

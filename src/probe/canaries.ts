@@ -1,24 +1,36 @@
 // The canary conversation `coderline doctor --probe` has with each CLI: three short runs against a
-// fake model, each with what a CLI whose wire format has not drifted must show. CLI-agnostic: what
-// differs per CLI (its shell tool, how that tool is allowed) comes from the adapter's `probe` data.
+// fake model, each with what a CLI whose wire format has not drifted must show. The compatibility
+// sweep (`npm run compat`) runs those and five more per CLI version. CLI-agnostic: what differs per
+// CLI (its shell tool, how that tool is allowed, how it answers with structured output) comes from
+// the adapter's `probe` data.
 import type { AdapterSpec } from '../core/adapter.js';
 import type { ErrorCode } from '../errors.js';
-import type { SharedStartOpts } from '../options.js';
+import type { OneShotOpts } from '../options.js';
 import type { ScriptStep } from '../testing/script.js';
 
+/** The probe's canaries. */
 export type CanaryName = 'text' | 'tool' | 'auth_error';
+/** The sweep's canaries: the probe's and five more. */
+export type SweepCanaryName = CanaryName | 'failing_tool' | 'server_error_retry' | 'structured' | 'resume' | 'fork';
 
 /** What a run must show; the analysis checks the recorded lines against it. */
 export interface CanaryExpectation {
-  canary: CanaryName;
+  canary: SweepCanaryName;
   /** How the run must classify: success, or an error with this code and this kind of exit code. */
   outcome: { status: 'success' } | { status: 'error'; code: ErrorCode; exit: 'non-zero' | 'zero' };
   /** The final answer, exactly as scripted (success canaries). */
   finalText?: string;
-  /** A shell call whose tool_use/tool_result pair must appear, with output containing `marker`. */
-  tool?: { name: string; marker: string };
+  /**
+   * A shell call whose tool_use/tool_result pair must appear, with output containing `marker`; the
+   * result is an error exactly when the command `fails`.
+   */
+  tool?: { name: string; marker: string; fails?: boolean };
   /** Whether the run must report usage (the CLIs report none for a call that failed at once). */
   usage: boolean;
+  /** The structured output the run must end with (validated against the canary's outputSchema). */
+  output?: unknown;
+  /** How the run's session id must relate to the earlier run's: the same (resume) or a new one (fork). */
+  sessionId?: 'same' | 'new';
 }
 
 export interface Canary {
@@ -26,15 +38,27 @@ export interface Canary {
   prompt: string;
   script: ScriptStep[];
   /** Options on top of the fake model's environment. */
-  opts: SharedStartOpts;
+  opts: OneShotOpts;
   /** How often the CLI may retry a failed model call itself (0 keeps the 401 canary short). */
   retries?: number;
+  /** A first run this canary resumes or forks (the model answers it with the first script step). */
+  before?: { prompt: string; then: 'resume' | 'fork' };
 }
 
 export const CANARY_TEXT = 'coderline probe: the plain answer.';
 export const CANARY_TOOL_TEXT = 'coderline probe: the command ran.';
 /** Printed by the shell call; its presence in the tool result shows the command really ran. */
 export const CANARY_MARKER = 'coderline-probe-marker';
+export const CANARY_RECOVERED_TEXT = 'coderline probe: answered after a failed call.';
+export const CANARY_FIRST_TEXT = 'coderline probe: remember the word apricot.';
+export const CANARY_SECOND_TEXT = 'coderline probe: the word was apricot.';
+export const CANARY_STRUCTURED = { answer: 'forty-two', confidence: 0.9 };
+const structuredSchema = {
+  type: 'object',
+  properties: { answer: { type: 'string' }, confidence: { type: 'number' } },
+  required: ['answer', 'confidence'],
+  additionalProperties: false,
+};
 
 /** The canaries for one CLI; undefined when its adapter has no probe data. */
 export function canariesFor(adapter: AdapterSpec): Canary[] | undefined {
@@ -66,5 +90,49 @@ export function canariesFor(adapter: AdapterSpec): Canary[] | undefined {
       opts: {},
       retries: 0,
     },
+  ];
+}
+
+/** What a CLI version must get right to be supported: the probe's canaries, then the sweep's own. */
+export function sweepCanariesFor(adapter: AdapterSpec): Canary[] | undefined {
+  const probe = adapter.probe;
+  const probeCanaries = canariesFor(adapter);
+  if (!probe || !probeCanaries) return undefined;
+  const sessionCanary = (canary: 'resume' | 'fork'): Canary => ({
+    expect: { canary, outcome: { status: 'success' }, finalText: CANARY_SECOND_TEXT, usage: true, sessionId: canary === 'resume' ? 'same' : 'new' },
+    prompt: 'What was the word?',
+    script: [{ text: CANARY_FIRST_TEXT }, { text: CANARY_SECOND_TEXT }],
+    opts: {},
+    before: { prompt: 'Remember the word apricot.', then: canary },
+  });
+  return [
+    ...probeCanaries,
+    {
+      expect: {
+        canary: 'failing_tool',
+        outcome: { status: 'success' },
+        finalText: CANARY_TOOL_TEXT,
+        tool: { name: probe.shellEventName, marker: CANARY_MARKER, fails: true },
+        usage: true,
+      },
+      prompt: 'Run the probe command that fails, then answer.',
+      script: [{ toolCalls: [probe.shellCall(`echo ${CANARY_MARKER}; exit 3`)] }, { text: CANARY_TOOL_TEXT }],
+      opts: probe.toolOpts ?? {},
+    },
+    {
+      expect: { canary: 'server_error_retry', outcome: { status: 'success' }, finalText: CANARY_RECOVERED_TEXT, usage: true },
+      prompt: 'Answer after a failed call.',
+      script: [{ kind: 'error', status: 500, message: 'coderline probe: internal error' }, { text: CANARY_RECOVERED_TEXT }],
+      opts: {},
+      retries: 2,
+    },
+    {
+      expect: { canary: 'structured', outcome: { status: 'success' }, output: CANARY_STRUCTURED, usage: true },
+      prompt: 'Answer with the structured probe answer.',
+      script: probe.structuredAnswer?.(CANARY_STRUCTURED) ?? [{ text: JSON.stringify(CANARY_STRUCTURED) }],
+      opts: { outputSchema: structuredSchema },
+    },
+    sessionCanary('resume'),
+    ...(adapter.canFork ? [sessionCanary('fork')] : []),
   ];
 }

@@ -13,7 +13,7 @@ export interface ProbeEntry extends Pick<DoctorEntry, 'cli' | 'version' | 'suppo
   drift: boolean;
 }
 
-const probeable = new Set<DoctorEntry['state']>(['ok', 'newer', 'unknown']);
+const probeable = new Set<DoctorEntry['state']>(['tested', 'untested', 'newer', 'unknown']);
 
 async function probeEntry(entry: DoctorEntry): Promise<ProbeEntry> {
   const { cli, version, supported, state, detail } = entry;

@@ -1,10 +1,13 @@
-// Runs the canaries against the CLI on PATH, each with its own fake model, working directory and
-// config dirs (all removed afterwards), and hands the recorded lines to the analysis.
+// Runs canaries against a CLI, each with its own fake model, working directory and config dirs (all
+// removed afterwards), and hands the recorded lines to the analysis. `coderline doctor --probe` runs
+// them against the CLI on PATH; the compatibility sweep against one installed version at a time.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isCoderError, run } from '../index.js';
+import { createCoder, isCoderError, run } from '../index.js';
+import type { AdapterSpec } from '../core/adapter.js';
 import type { ProviderName } from '../events.js';
+import type { OneShotOpts, SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import { builtInAdapters } from '../registry.js';
 import { fakeApiOf, startFakeModel } from '../testing/index.js';
@@ -13,6 +16,29 @@ import { canariesFor, type Canary } from './canaries.js';
 
 /** A canary that prints nothing for this long is stopped (e.g. a CLI that now waits for approval). */
 export const CANARY_STALL_MS = 60_000;
+
+/** Which CLI the canaries run: the adapter's binary on PATH unless an executable and PATH are given. */
+export interface CanaryTarget {
+  cli: ProviderName;
+  /** The adapter to run with (the sweep widens its version range to reach versions outside it). */
+  adapter: AdapterSpec;
+  executablePath?: string;
+  /** PATH for the CLI, e.g. with the Node it needs first. */
+  path?: string;
+}
+
+/** One canary run: its report, and what the analysis was given, so a recording can be replayed. */
+export interface CanaryRun {
+  report: CanaryReport;
+  /** Whether the report comes from the analysis of the lines (false: the canary could not run). */
+  analysed: boolean;
+  lines: string[];
+  exit: ProbeExit;
+  /** The session a resume or fork canary continued from. */
+  earlierSessionId: string | undefined;
+  /** What `--version` said, when the run got that far. */
+  cliVersion: string | undefined;
+}
 
 /** What the SDK did to the process, read back from the result (a success with a signal lingered). */
 function stoppedBy(result: RunResult<unknown, string>): ProbeExit['stoppedBy'] {
@@ -36,42 +62,61 @@ function couldNotRun(canary: Canary, error: unknown): CanaryReport {
   };
 }
 
-async function runCanary(cli: ProviderName, canary: Canary): Promise<CanaryReport> {
-  const fake = await startFakeModel({ api: fakeApiOf[cli], script: canary.script });
+/** Runs the canary's prompt: one-shot, or after a first run it resumes or forks. */
+async function runTurn(target: CanaryTarget, canary: Canary, opts: OneShotOpts, watch: Pick<OneShotOpts, 'onRawLine' | 'onEvent'>): Promise<{ result: RunResult<unknown, string>; earlierSessionId?: string }> {
+  if (!canary.before) return { result: await run(target.adapter, canary.prompt, { ...opts, ...watch }) };
+  const coder = createCoder(target.adapter, opts as SharedStartOpts);
+  try {
+    const first = coder.start();
+    const earlier = await first.run(canary.before.prompt);
+    if (earlier.status !== 'success' || !earlier.sessionId) throw new Error(`the first run, to ${canary.before.then}, ended ${earlier.status}${earlier.error ? `: ${earlier.error.message}` : ''}`);
+    const session = canary.before.then === 'resume' ? coder.resume(earlier.sessionId) : await first.fork();
+    return { result: await session.run(canary.prompt, watch), earlierSessionId: earlier.sessionId };
+  } finally {
+    await coder.close();
+  }
+}
+
+export async function runCanary(target: CanaryTarget, canary: Canary): Promise<CanaryRun> {
+  const fake = await startFakeModel({ api: fakeApiOf[target.cli], script: canary.script });
   const workingDirectory = await mkdtemp(join(tmpdir(), 'coderline-probe-'));
   const lines: string[] = [];
   const stderr: string[] = [];
+  let exit: ProbeExit = { exitCode: undefined, signal: undefined, stderrTail: '' };
   try {
-    const envOpts = await fake.env(cli, canary.retries === undefined ? {} : { retries: canary.retries });
-    const opts = { ...envOpts, ...canary.opts, workingDirectory, stallTimeoutMs: CANARY_STALL_MS };
-    const result = await run(builtInAdapters[cli], canary.prompt, {
-      ...opts,
+    const envOpts = await fake.env(target.cli, canary.retries === undefined ? {} : { retries: canary.retries });
+    const extraEnv = target.path === undefined ? envOpts.extraEnv : { ...envOpts.extraEnv, PATH: target.path };
+    const opts = {
+      ...envOpts,
+      ...(extraEnv ? { extraEnv } : {}),
+      ...(target.executablePath ? { executablePath: target.executablePath } : {}),
+      ...canary.opts,
+      workingDirectory,
+      stallTimeoutMs: CANARY_STALL_MS,
+    };
+    const { result, earlierSessionId } = await runTurn(target, canary, opts, {
       onRawLine: (line) => lines.push(line),
       onEvent: (event) => {
         if (event.type === 'stderr') stderr.push(event.line);
       },
     });
-    const exit: ProbeExit = {
-      exitCode: result.exitCode,
-      signal: result.signal,
-      stderrTail: stderr.slice(-40).join('\n'),
-      stoppedBy: stoppedBy(result),
-      stallTimeoutMs: CANARY_STALL_MS,
-    };
-    return analyseCanary(cli, canary.expect, lines, exit, opts);
+    exit = { exitCode: result.exitCode, signal: result.signal, stderrTail: stderr.slice(-40).join('\n'), stoppedBy: stoppedBy(result), stallTimeoutMs: CANARY_STALL_MS };
+    const report = analyseCanary(target.cli, canary.expect, lines, exit, canary.opts, earlierSessionId);
+    return { report, analysed: true, lines, exit, earlierSessionId, cliVersion: result.cliVersion };
   } catch (error) {
-    return couldNotRun(canary, error);
+    return { report: couldNotRun(canary, error), analysed: false, lines, exit, earlierSessionId: undefined, cliVersion: undefined };
   } finally {
     await fake.close();
     await rm(workingDirectory, { recursive: true, force: true });
   }
 }
 
-/** The canary conversation with one CLI, one canary after the other; undefined without probe data. */
+/** The canary conversation with the CLI on PATH, one canary after the other; undefined without probe data. */
 export async function probeCli(cli: ProviderName): Promise<CanaryReport[] | undefined> {
-  const canaries = canariesFor(builtInAdapters[cli]);
+  const adapter = builtInAdapters[cli];
+  const canaries = canariesFor(adapter);
   if (!canaries) return undefined;
   const reports: CanaryReport[] = [];
-  for (const canary of canaries) reports.push(await runCanary(cli, canary));
+  for (const canary of canaries) reports.push((await runCanary({ cli, adapter }, canary)).report);
   return reports;
 }

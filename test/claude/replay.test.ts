@@ -7,9 +7,11 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { createClaudeTranslator } from '../../src/adapters/claude/translate.js';
 import type { TranslatedEvent } from '../../src/events.js';
 import type { ResolvedOpts } from '../../src/options.js';
+import { describeCompatReplay } from '../support/compat-replay.js';
 
 const root = join(import.meta.dirname, '..', '..', 'fixtures', 'claude');
-const versions = readdirSync(root).filter((name) => /^\d+\.\d+\.\d+$/.test(name));
+// Versions with a full `npm run record` set (the others hold only the sweep's compat/ recordings).
+const versions = readdirSync(root).filter((name) => /^\d+\.\d+\.\d+$/.test(name) && existsSync(join(root, name, 'text.jsonl')));
 
 /**
  * What each recorded version really prints where versions differ. Every recorded version needs an
@@ -252,3 +254,5 @@ describe.each(versions)('claude %s fixtures', (version) => {
     expect(done).toMatchObject({ status: 'success', text: 'Bare hello.' });
   });
 });
+
+describeCompatReplay('claude');

@@ -1,7 +1,10 @@
 // `coderline doctor`: installed CLIs and versions, and the auth variables by name only.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DoctorEntry } from '../../src/cli/doctor.js';
+import { compareVersions } from '../../src/core/version.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { coderline, repoRoot } from './command.js';
 
@@ -21,14 +24,15 @@ describe('coderline doctor', () => {
     const text = await coderline(['doctor'], { env });
     expect(text.code).toBe(0);
     expect(text.stdout).not.toContain(secret);
-    expect(text.stdout).toMatch(/^claude +2\.1\.332 +ok \(supported 2\.1\.197 – 2\.1\.332 \(tested\)\)\n +auth: ANTHROPIC_API_KEY$/m);
-    expect(text.stdout).toMatch(/^codex +0\.171\.0 +ok .*\n +auth: CODEX_API_KEY \(also set: OPENAI_API_KEY\)$/m);
+    const claude = builtInAdapters.claude.versions;
+    expect(text.stdout).toMatch(new RegExp(`^claude +2\\.1\\.332 +tested \\(supported ${claude.min.replaceAll('.', '\\.')} – 2\\.1\\.332 \\(tested\\)\\)\n +auth: ANTHROPIC_API_KEY$`, 'm'));
+    expect(text.stdout).toMatch(/^codex +0\.171\.0 +tested .*\n +auth: CODEX_API_KEY \(also set: OPENAI_API_KEY\)$/m);
 
     const json = await coderline(['doctor', '--json'], { env });
     expect(json.stdout).not.toContain(secret);
     const entries = JSON.parse(json.stdout) as DoctorEntry[];
     expect(entries.map((entry) => entry.cli)).toEqual(['claude', 'codex', 'copilot', 'pi']);
-    expect(entries.find((entry) => entry.cli === 'copilot')).toMatchObject({ installed: true, version: '1.0.102', state: 'ok' });
+    expect(entries.find((entry) => entry.cli === 'copilot')).toMatchObject({ installed: true, version: '1.0.102', state: 'tested' });
     expect(entries.find((entry) => entry.cli === 'claude')?.authVariables).toEqual(['ANTHROPIC_API_KEY']);
   });
 
@@ -36,5 +40,26 @@ describe('coderline doctor', () => {
     const result = await coderline(['doctor'], { env: envWithoutCredentials('/nonexistent') });
     expect(result.code).toBe(5);
     expect(result.stdout).toMatch(/^claude +- +not installed .*\n +auth: no variable set; would use the `claude` login in CLAUDE_CONFIG_DIR or ~\/\.claude\n +claude: executable "claude" was not found\. Install it with/m);
+  });
+
+  it('says where the installed version stands: in range but untested, newer than tested, or too old with the upgrade command', async () => {
+    const { min, testedMax, tested = [] } = builtInAdapters.codex.versions;
+    // A version between min and testedMax that the sweep did not run: the patch release after min.
+    const [major, minor, patch] = min.split('.').map(Number) as [number, number, number];
+    const untested = `${major}.${minor}.${patch + 1}`;
+    expect(tested).not.toContain(untested);
+    expect(compareVersions(untested, testedMax)).toBeLessThan(0);
+    const stateOf = async (version: string) => {
+      // Doctor reads only `codex --version`: a stand-in that prints a chosen version stands for an installed codex.
+      const dir = mkdtempSync(join(tmpdir(), 'coderline-doctor-'));
+      writeFileSync(join(dir, 'codex'), `#!/bin/sh\necho "codex-cli ${version}"\n`, { mode: 0o755 });
+      const result = await coderline(['doctor'], { env: envWithoutCredentials(`${dir}:/usr/bin:/bin`) });
+      return result.stdout.split('\n').filter((line) => /^codex /.test(line) || (line.startsWith(' ') && /codex/.test(line))).join('\n');
+    };
+    expect(await stateOf(untested)).toMatch(new RegExp(`^codex +${untested.replaceAll('.', '\\.')} +in range, untested \\(supported`));
+    expect(await stateOf('999.0.0')).toMatch(/^codex +999\.0\.0 +newer than tested .*\n(.*\n)*.*codex 999\.0\.0 is newer than the newest tested version/);
+    const old = await stateOf('0.1.0');
+    expect(old).toMatch(/^codex +0\.1\.0 +too old \(supported/);
+    expect(old).toContain(`Run: npm install -g @openai/codex@${testedMax}`);
   });
 });

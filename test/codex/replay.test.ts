@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CODEX_VERSION, fixtureLines, fixtureMeta, replay, types } from './fixtures.js';
 import { ofType } from '../support/events.js';
+import { describeCompatReplay } from '../support/compat-replay.js';
 
 describe(`codex ${CODEX_VERSION} replay`, () => {
   it('plain text: init with the thread id, one message, usage, done with the answer', () => {
@@ -166,3 +167,5 @@ describe(`codex ${CODEX_VERSION} replay`, () => {
     for (const name of names) expect(replay(name)).toEqual(replay(name));
   });
 });
+
+describeCompatReplay('codex');

@@ -28,6 +28,15 @@ const base = ['--output-format', 'json', '--no-ask-user', '--usage-output-file',
 const build = (opts: ResolvedOpts, session?: SessionTarget, prompt?: string) => copilotAdapter.buildInvocation(ctx(opts, session, prompt));
 
 describe('copilot argv', () => {
+  it('asks for the usage file from the oldest version the sweep saw take it, and not before', async () => {
+    const at = (cliVersion: string) => copilotAdapter.buildInvocation({ ...ctx({}), cliVersion });
+    expect((await at('1.0.85')).args).toEqual(base);
+    expect((await at('1.0.102')).args).toEqual(base);
+    const older = await at('1.0.79');
+    expect(older.args).toEqual(['--output-format', 'json', '--no-ask-user']);
+    expect(older.afterExit).toBeUndefined();
+  });
+
   it('asks for JSONL without ask_user, and sends the prompt on stdin, never in argv', async () => {
     const invocation = await build({}, undefined, 'a secret prompt -p --yolo');
     expect(invocation.args).toEqual(base);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembledDeltas, fixtureMeta, fixtureNames, fixtureRecords, replay, replayRecords } from './replay.js';
 import { ofType } from '../support/events.js';
+import { describeCompatReplay } from '../support/compat-replay.js';
 
 const partial = { streamPartialMessages: true };
 
@@ -152,3 +153,5 @@ describe('copilot translator on recorded fixtures', () => {
     expect(replayRecords(records)).toEqual(replayRecords(records));
   });
 });
+
+describeCompatReplay('copilot');

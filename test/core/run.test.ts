@@ -6,6 +6,7 @@ import {
   CliExitError,
   CliNotFoundError,
   CliVersionError,
+  FeatureNotInVersionError,
   FeatureNotSupportedError,
   InvalidOptionsError,
   run,
@@ -235,6 +236,21 @@ describe('run() when things go wrong', () => {
     expect(result.status).toBe('success');
     expect(result.events?.[0]).toMatchObject({ type: 'progress', kind: 'warning', subtype: 'version' });
   });
+
+  it('warns about a newer version once per executable per process, and runs an untested one in range quietly', async () => {
+    const newer = fakeAdapter({ versions: { min: '1.0.0', testedMax: '1.1.0' } });
+    const versionWarnings = (result: { events?: readonly { type: string; subtype?: string }[] }) => (result.events ?? []).filter((event) => event.type === 'progress' && event.subtype === 'version');
+    const path = join(mkdtempSync(join(tmpdir(), 'coderline-test-')), 'newer-cli');
+    symlinkSync(fake.binary, path);
+    const first = await run(newer, 'x', { ...script([done()]), executablePath: path, collectEvents: true });
+    const second = await run(newer, 'x', { ...script([done()]), executablePath: path, collectEvents: true });
+    expect(versionWarnings(first)).toHaveLength(1);
+    expect(versionWarnings(second)).toEqual([]);
+    const untested = fakeAdapter({ versions: { min: '1.0.0', testedMax: '1.4.0', tested: ['1.0.0', '1.4.0'] } });
+    const inRange = await run(untested, 'x', { ...script([done()]), collectEvents: true });
+    expect(inRange).toMatchObject({ status: 'success', cliVersion: '1.2.0' });
+    expect(versionWarnings(inRange)).toEqual([]);
+  });
 });
 
 describe('options are checked before anything spawns', () => {
@@ -254,6 +270,20 @@ describe('options are checked before anything spawns', () => {
     await expect(attempt).rejects.toBeInstanceOf(FeatureNotSupportedError);
     await expect(attempt).rejects.toMatchObject({ option: 'maxTurns', provider: 'fake', instead: 'The fake CLI has no turn limit.' });
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('rejects an option the installed version lacks, naming the option and both versions', async () => {
+    const file = marker();
+    const gated = fakeAdapter({ capabilities: { model: { level: 'native', how: '--model', since: '1.3.0' } } });
+    const attempt = run(gated, 'x', { ...script([done()], { FAKE_CLI_MARKER: file }), model: 'm' });
+    await expect(attempt).rejects.toBeInstanceOf(FeatureNotInVersionError);
+    await expect(attempt).rejects.toMatchObject({ code: 'feature_not_supported', option: 'model', version: '1.2.0', since: '1.3.0' });
+    await expect(attempt).rejects.toThrow('fake 1.2.0 lacks it: it needs fake 1.3.0 or newer');
+    expect(existsSync(file)).toBe(false);
+    // Versions are probed once per executable: 1.3.0 answers from a second path.
+    const upgraded = join(mkdtempSync(join(tmpdir(), 'coderline-test-')), 'upgraded-cli');
+    symlinkSync(fake.binary, upgraded);
+    await expect(run(gated, 'x', { ...script([done()], { FAKE_CLI_VERSION: '1.3.0' }), model: 'm', executablePath: upgraded })).resolves.toMatchObject({ status: 'success' });
   });
 
   it('rejects a NUL byte bound for argv or the environment, naming where but not the secret value', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCoder, FeatureNotSupportedError, OutputValidationError, run, type CoderStreamEvent } from '../../src/index.js';
+import { createCoder, FeatureNotInVersionError, FeatureNotSupportedError, OutputValidationError, run, type CoderStreamEvent } from '../../src/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 import { isGroupAlive } from '../support/processes.js';
 
@@ -39,6 +39,18 @@ describe('sessions', () => {
   it('fork() on a CLI that cannot fork is FeatureNotSupportedError', async () => {
     const coder = createCoder(fakeAdapter({ canFork: false }), script([done()]));
     await expect(coder.start().fork()).rejects.toBeInstanceOf(FeatureNotSupportedError);
+  });
+
+  it('a fork on a version older than the adapter\'s forkSince is FeatureNotInVersionError, and the CLI never runs the fork', async () => {
+    const coder = createCoder(fakeAdapter({ forkSince: '1.3.0' }), script([argsRecord, { out: { type: 'init', sessionId: 'parent' } }, done()]));
+    const source = coder.start();
+    await source.run('x');
+    const fork = await source.fork();
+    const events: CoderStreamEvent<string>[] = [];
+    const attempt = fork.run('x', { onEvent: (event) => events.push(event) });
+    await expect(attempt).rejects.toBeInstanceOf(FeatureNotInVersionError);
+    await expect(attempt).rejects.toMatchObject({ option: 'fork', version: '1.2.0', since: '1.3.0' });
+    expect(events.filter((event) => event.type === 'progress' && event.subtype === 'args')).toEqual([]);
   });
 
   it('reports per-run usage when the CLI reports session totals, also after resume()', async () => {

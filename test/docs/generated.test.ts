@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderAdaptersMd } from '../../scripts/adapters-md.js';
 import { renderApiMd } from '../../scripts/api-md.js';
+import { renderCompatMd, renderVersionsTs } from '../../scripts/compat/docs.js';
+import { readResults } from '../../scripts/compat/results.js';
 import { renderEventsMd } from '../../scripts/events-md.js';
+import type { ProviderName } from '../../src/events.js';
 import * as publicApi from '../../src/index.js';
 import { builtInAdapters } from '../../src/registry.js';
 
@@ -16,6 +19,12 @@ describe('generated docs', () => {
     ['docs/events.md', renderEventsMd],
   ])('%s is what the code says', (path, render) => {
     expect(committed(path)).toBe(render());
+  });
+
+  it('docs/compat.md and each adapter\'s versions.ts are what compat/results.json says', () => {
+    const results = readResults();
+    expect(committed('docs/compat.md')).toBe(renderCompatMd(results));
+    for (const cli of Object.keys(builtInAdapters) as ProviderName[]) expect(committed(`src/adapters/${cli}/versions.ts`)).toBe(renderVersionsTs(cli, results));
   });
 
   it('adapters.md names the version each column was verified on', () => {

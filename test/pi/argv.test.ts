@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import { piArgs } from '../../src/adapters/pi/argv.js';
 import type { InvocationContext, SessionTarget } from '../../src/core/adapter.js';
-import { checkSupport } from '../../src/core/validate.js';
-import { FeatureNotSupportedError } from '../../src/errors.js';
+import { checkSupport, checkVersionedSupport } from '../../src/core/validate.js';
+import { FeatureNotInVersionError, FeatureNotSupportedError } from '../../src/errors.js';
 import type { ResolvedOpts } from '../../src/options.js';
 
 const NEW: SessionTarget = { kind: 'new' };
@@ -103,5 +103,23 @@ describe('pi argv', () => {
     expect(
       piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: "SyntaxError: The requested module 'node:module' does not provide an export named 'enableCompileCache'" }),
     ).toMatchObject({ code: 'version_unsupported', message: expect.stringContaining('22.19') });
+  });
+});
+
+describe('pi features older supported versions lack', () => {
+  const check = (opts: ResolvedOpts, version: string) => () => checkVersionedSupport(piAdapter, opts, { kind: 'new' }, version);
+  const tools = [{ name: 'lookup', description: 'x', inputSchema: { type: 'object' }, handler: () => 'x' }] as unknown as ResolvedOpts['tools'];
+
+  it('refuses tools before 0.99.1, and --exclude-tools / --session-id before 0.79.10, naming option and versions', () => {
+    expect(check({ tools }, '0.87.1')).toThrow(FeatureNotInVersionError);
+    expect(check({ tools }, '0.87.1')).toThrow('pi 0.87.1 lacks it: it needs pi 0.99.1 or newer');
+    expect(check({ permissionPolicy: { deny: ['bash'] } }, '0.73.1')).toThrow(expect.objectContaining({ option: 'permissionPolicy.deny', version: '0.73.1', since: '0.79.10' }));
+    expect(check({ sessionId: 'abc' }, '0.73.1')).toThrow(expect.objectContaining({ option: 'sessionId', since: '0.79.10' }));
+  });
+
+  it('lets the versions that have them through', () => {
+    expect(check({ tools }, '1.3.0')).not.toThrow();
+    expect(check({ permissionPolicy: { deny: ['bash'] }, sessionId: 'abc' }, '0.79.10')).not.toThrow();
+    expect(check({ model: 'm' }, '0.73.1')).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 // Replays recorded pi output (fixtures/pi/<version>/*.jsonl, written by `npm run record -- pi`)
 // through the translator, as the core would: one parsed line at a time.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranslatedEvent } from '../../src/events.js';
 import type { ResolvedOpts } from '../../src/options.js';
@@ -8,8 +8,9 @@ import { createPiTranslator } from '../../src/adapters/pi/translate.js';
 
 export const FIXTURE_ROOT = join(import.meta.dirname, '..', '..', 'fixtures', 'pi');
 
+/** Versions with a full `npm run record` set (the others hold only the sweep's compat/ recordings). */
 export function fixtureVersions(): string[] {
-  return readdirSync(FIXTURE_ROOT).sort();
+  return readdirSync(FIXTURE_ROOT).filter((version) => existsSync(join(FIXTURE_ROOT, version, 'text.jsonl'))).sort();
 }
 
 export function fixtureLines(version: string, name: string): unknown[] {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureLines, fixtureVersions, replay } from './fixtures.js';
 import { ofType } from '../support/events.js';
+import { describeCompatReplay } from '../support/compat-replay.js';
 
 const versions = fixtureVersions();
 
@@ -136,3 +137,5 @@ describe.each(versions)('pi %s recordings', (version) => {
     expect(replay(records, { streamPartialMessages: true })).toEqual(replay(records, { streamPartialMessages: true }));
   });
 });
+
+describeCompatReplay('pi');

@@ -91,7 +91,7 @@ const renameType = (from: string, to: string) => (record: Record<string, unknown
 const dropKey = (key: string, type?: string) => (record: Record<string, unknown>) => (type === undefined || record.type === type) && key in record && delete record[key];
 
 function entryOf(cli: ProviderName, canaries: ReturnType<typeof analyse>[]): ProbeEntry {
-  return { cli, version: '1.0.0', supported: 'x', state: 'ok', detail: null, probed: true, canaries, drift: canaries.some((canary) => canary.drift) };
+  return { cli, version: '1.0.0', supported: 'x', state: 'tested', detail: null, probed: true, canaries, drift: canaries.some((canary) => canary.drift) };
 }
 
 describe('drift analysis of recorded runs', () => {

@@ -18,10 +18,10 @@ describe('coderline doctor --probe', () => {
     expect(result.code).toBe(0);
     const entries = JSON.parse(result.stdout) as ProbeEntry[];
     expect(entries.map((entry) => [entry.cli, entry.state, entry.probed, entry.drift])).toEqual([
-      ['claude', 'ok', true, false],
-      ['codex', 'ok', true, false],
-      ['copilot', 'ok', true, false],
-      ['pi', 'ok', true, false],
+      ['claude', 'tested', true, false],
+      ['codex', 'tested', true, false],
+      ['copilot', 'tested', true, false],
+      ['pi', 'tested', true, false],
     ]);
     for (const entry of entries) {
       expect(entry.canaries.map((canary) => [canary.canary, canary.status, canary.errorCode])).toEqual([
@@ -35,7 +35,7 @@ describe('coderline doctor --probe', () => {
   it('probes only the CLI given with --cli, and says so in text', async () => {
     const result = await coderline(['doctor', '--probe', '--cli', 'codex'], { env });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^codex +0\.171\.0 +ok \(supported .*\)\n +probe: no drift \(text, tool, auth_error as expected\)\n$/);
+    expect(result.stdout).toMatch(/^codex +0\.171\.0 +tested \(supported .*\)\n +probe: no drift \(text, tool, auth_error as expected\)\n$/);
   });
 
   it('exits 5 when the CLI to probe is not installed', async () => {

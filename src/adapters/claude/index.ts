@@ -5,6 +5,7 @@ import { buildClaudeInvocation, bypassAsRootMessage, validateClaudeOptions } fro
 import { claudeCapabilities, claudeInsteadHints } from './capabilities.js';
 import { claudeDocs } from './docs.js';
 import { createClaudeTranslator } from './translate.js';
+import { claudeVersions } from './versions.js';
 
 /** Failures the CLI explains only on stderr, before any stdout record. */
 function explainClaudeExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
@@ -23,7 +24,8 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   name: 'claude',
   binary: 'claude',
   installHint: 'Install it with `npm install @anthropic-ai/claude-code`, or pass executablePath.',
-  versions: { min: '2.1.197', testedMax: '2.1.332' },
+  npmPackage: '@anthropic-ai/claude-code',
+  versions: claudeVersions,
   parseVersion: (output) => /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: claudeCapabilities,
   insteadHints: claudeInsteadHints,
@@ -50,6 +52,8 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
     shellEventName: 'Bash',
     failedRunExit: 'non-zero',
     toolOpts: { permissionPolicy: { allow: ['Bash'] } },
+    // --json-schema offers the model a StructuredOutput tool; its input is the answer.
+    structuredAnswer: (value) => [{ toolCalls: [{ name: 'StructuredOutput', input: value }] }, { text: 'Submitted.' }],
   },
   canFork: true,
   buildInvocation: buildClaudeInvocation,

@@ -7,6 +7,7 @@ import { codexCapabilities, codexInsteadHints } from './capabilities.js';
 import { codexDocs } from './docs.js';
 import { explainCodexExit } from './exit.js';
 import { createCodexTranslator } from './translate.js';
+import { codexVersions } from './versions.js';
 
 /** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
 const CODEX_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
@@ -30,7 +31,8 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   name: 'codex',
   binary: 'codex',
   installHint: 'Install it with `npm i -g @openai/codex` (or pass executablePath).',
-  versions: { min: '0.171.0', testedMax: '0.171.0' },
+  npmPackage: '@openai/codex',
+  versions: codexVersions,
   parseVersion: (output) => /codex-cli\s+(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
   capabilities: codexCapabilities,
   insteadHints: codexInsteadHints,
@@ -54,6 +56,8 @@ export const codexAdapter: AdapterSpec<'codex'> = {
     failedRunExit: 'non-zero',
   },
   canFork: true,
+  // `exec fork <id>`: 0.145.0 exits 2 on the id ("unexpected argument"), 0.148.0 forks (docs/compat.md).
+  forkSince: '0.148.0',
   buildInvocation: buildCodexInvocation,
   explainExit: explainCodexExit,
   createTranslator: createCodexTranslator,

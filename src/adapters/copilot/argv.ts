@@ -2,6 +2,7 @@
 // as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
+import { compareVersions } from '../../core/version.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
@@ -72,12 +73,24 @@ async function mcpConfigArg(ctx: InvocationContext): Promise<string[]> {
   return ['--additional-mcp-config', `@${file}`];
 }
 
+/**
+ * `--usage-output-file`: in the `--help` of 1.0.85, the oldest swept version that has it; 1.0.73 and
+ * 1.0.79 exit 1 with "unknown option" (docs/compat.md). Older runs report no token counts, only the
+ * `result` record's premium requests.
+ */
+export const USAGE_FILE_SINCE = '1.0.85';
+
+/** An unreadable version is taken to be a current one. */
+function hasUsageFile(version: string | undefined): boolean {
+  return version === undefined || compareVersions(version, USAGE_FILE_SINCE) >= 0;
+}
+
 export async function buildCopilotInvocation(ctx: InvocationContext): Promise<Invocation> {
   const { opts } = ctx;
   // The only token counts Copilot gives (see usage-file.ts). Created empty so the path is private
   // (0600 in a 0700 dir); the CLI overwrites it at exit.
-  const usageFile = await ctx.writeTempFile('copilot-usage.json', '');
-  const args: string[] = [...baseArgs, '--usage-output-file', usageFile];
+  const usageFile = hasUsageFile(ctx.cliVersion) ? await ctx.writeTempFile('copilot-usage.json', '') : undefined;
+  const args: string[] = [...baseArgs, ...(usageFile ? ['--usage-output-file', usageFile] : [])];
 
   if (opts.model) args.push('--model', opts.model);
   if (opts.reasoningEffort) args.push('--reasoning-effort', opts.reasoningEffort);
@@ -108,5 +121,5 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   const stdin = opts.outputSchema && ctx.outputJsonSchema
     ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema)
     : ctx.prompt;
-  return { args, env, stdin, afterExit: () => readUsageFile(usageFile) };
+  return { args, env, stdin, ...(usageFile ? { afterExit: () => readUsageFile(usageFile) } : {}) };
 }

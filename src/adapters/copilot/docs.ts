@@ -12,7 +12,7 @@ export const copilotDocs: AdapterDocs = {
     'The prompt goes on stdin: with `-p` absent the CLI reads piped stdin as the prompt.',
     '`--reasoning-effort` is the documented flag (`--effort` is a hidden alias); all seven levels are accepted.',
     'The process exit code is the truth: after SIGINT/SIGTERM the `result` record still says `exitCode: 0`.',
-    'Token counts are not on stdout (the `result` record has premium requests and timings, in that `usage` event\'s `extra`, with zero tokens). They come from the file `--usage-output-file` makes the CLI write at exit: a second `usage` event after `done`, this run\'s share of the session total the file holds. A run killed before its exit has none.',
+    'Token counts are not on stdout (the `result` record has premium requests and timings, in that `usage` event\'s `extra`, with zero tokens). They come from the file `--usage-output-file` makes the CLI write at exit: a second `usage` event after `done`, this run\'s share of the session total the file holds. A run killed before its exit has none. Copilot before 1.0.85 has no such flag (it exits 1 on it): there the adapter leaves it out and runs report no token counts.',
     'Retries repeat the turn\'s deltas: a `message` event with `reset: true` tells delta consumers to start over; `RunResult.text` comes from the final messages.',
     '`copilot` on PATH is a Node launcher that runs the real binary as a child: only a process-group kill stops both.',
     'With `--available-tools`, `--excluded-tools` is ignored.',

@@ -6,12 +6,14 @@ import { copilotCapabilities, copilotInsteadHints } from './capabilities.js';
 import { copilotDocs } from './docs.js';
 import { explainCopilotExit } from './exit.js';
 import { createCopilotTranslator } from './translate.js';
+import { copilotVersions } from './versions.js';
 
 export const copilotAdapter: AdapterSpec<'copilot'> = {
   name: 'copilot',
   binary: 'copilot',
   installHint: 'Install it with `npm install -g @github/copilot` (or pass executablePath).',
-  versions: { min: '1.0.102', testedMax: '1.0.102' },
+  npmPackage: '@github/copilot',
+  versions: copilotVersions,
   // `copilot --version` prints "GitHub Copilot CLI 1.0.102." (and, when outdated, an update notice).
   parseVersion: (output) => /Copilot CLI\s+v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(output)?.[1] ?? /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: copilotCapabilities,
@@ -29,12 +31,13 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   environment: {
     minimal: ['COPILOT_HOME', 'COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_TYPE', 'COPILOT_MODEL', 'COPILOT_OFFLINE', 'COPILOT_AUTO_UPDATE'],
   },
-  // With --no-ask-user a shell command nobody allowed is denied: allow just `echo`.
+  // With --no-ask-user a shell command nobody allowed is denied: allow the shell, every command
+  // (`shell(echo)` would deny the `exit 3` of the failing-command canary).
   probe: {
     shellCall: (command) => ({ name: 'bash', input: { command, description: 'coderline probe' } }),
     shellEventName: 'bash',
     failedRunExit: 'non-zero',
-    toolOpts: { permissionPolicy: { allow: ['shell(echo)'] } },
+    toolOpts: { permissionPolicy: { allow: ['shell'] } },
   },
   canFork: false,
   buildInvocation: buildCopilotInvocation,

@@ -7,7 +7,7 @@
 // - a failed model call (`model.call_failure`) may already have streamed deltas, and the retry streams
 //   the turn again from the start: the text so far is reset so delta consumers do not see it twice;
 // - `tool.execution_complete` has no tool name (joined from `tool.execution_start` by toolCallId) and
-//   a failing shell command still says `success:true` (only `shellExecution.exitCode` tells);
+//   a failing shell command still says `success:true` (only its exit code tells: see shellExitCode);
 // - after a signal, `result.exitCode` can still say 0: the process exit code decides (in the core).
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
@@ -128,6 +128,18 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
     return events;
   }
 
+  /**
+   * A shell command's exit code: `shellExecution.exitCode` (1.0.85 and newer), or in 1.0.73 only a
+   * `shell_exit` item among `result.contents` (docs/compat.md). Both say `success: true` on a failure.
+   */
+  function shellExitCode(data: JsonObject): number | undefined {
+    const direct = asNumber(asJsonObject(data.shellExecution)?.exitCode);
+    if (direct !== undefined) return direct;
+    const contents = asJsonObject(data.result)?.contents;
+    const exit = Array.isArray(contents) ? contents.map(asJsonObject).find((item) => item?.type === 'shell_exit') : undefined;
+    return asNumber(exit?.exitCode);
+  }
+
   function toolComplete(record: CopilotRecord): TranslatedEvent[] {
     const { data } = record;
     const id = stringOf(data.toolCallId) ?? '';
@@ -136,7 +148,7 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       const requested = requestedTools.get(id);
       events.push(toolUse(record, id, requested?.name ?? 'unknown', requested?.input));
     }
-    const exitCode = asNumber(asJsonObject(data.shellExecution)?.exitCode);
+    const exitCode = shellExitCode(data);
     const error = asJsonObject(data.error);
     const errorCode = stringOf(error?.code);
     const isError = data.success === false || (exitCode !== undefined && exitCode !== 0);

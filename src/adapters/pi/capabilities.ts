@@ -1,8 +1,21 @@
 // What pi can be told, as data. A feature missing here fails fast with FeatureNotSupportedError
 // (the core checks); `how` is what adapters.md shows. Verified on pi 1.6.0
-// (@earendil-works/pi-coding-agent); flags marked "1.x" are unknown to 0.73 (pi exits 1).
+// (@earendil-works/pi-coding-agent); `since` marks flags older swept versions lack.
 import type { CapabilityTable } from '../../core/adapter.js';
 import type { FeatureName } from '../../options.js';
+
+/**
+ * `--exclude-tools` and `--session-id`: absent from the `--help` of 0.73.1 (pi exits 1 on them), in
+ * that of 0.79.10, the oldest swept version of the new package name (docs/compat.md).
+ */
+const FLAGS_OF_0_79 = '0.79.10';
+
+/**
+ * pi.registerMcpServer: in the published 0.99.1 code, not in 0.87.1's; 0.85.1 refuses `-e builtin:mcp`
+ * ("Extension path does not exist"), 1.3.0 and 1.6.0 run the tool bridge (0.99.1 itself cannot be
+ * installed from the registry: a dependency of it is missing).
+ */
+const MCP_SINCE = '0.99.1';
 
 /** pi's read-only built-in tools: what plan mode allows. */
 export const PI_READ_ONLY_TOOLS = ['read', 'grep', 'find', 'ls'] as const;
@@ -13,10 +26,10 @@ export const piCapabilities: CapabilityTable = {
   workingDirectory: { level: 'native', how: 'process cwd' },
   allowedTools: { level: 'best-effort', how: '--tools <a,b> allowlist (tools not listed are not offered at all)' },
   'permissionPolicy.allow': { level: 'best-effort', how: '--tools <a,b> allowlist (merged with allowedTools)' },
-  'permissionPolicy.deny': { level: 'native', how: '--exclude-tools <a,b> (1.x)' },
+  'permissionPolicy.deny': { level: 'native', how: '--exclude-tools <a,b>', since: FLAGS_OF_0_79 },
   'permissionPolicy.mode=plan': { level: 'native', how: `--tools ${PI_READ_ONLY_TOOLS.join(',')}` },
   'permissionPolicy.mode=bypass': { level: 'best-effort', how: 'no flag: pi never asks for permission' },
-  sessionId: { level: 'native', how: '--session-id <id> for a new session or a fork (1.x)' },
+  sessionId: { level: 'native', how: '--session-id <id> for a new session or a fork', since: FLAGS_OF_0_79 },
   systemPrompt: { level: 'native', how: '--system-prompt <text> (an existing file path is read as the prompt)' },
   appendSystemPrompt: { level: 'native', how: '--append-system-prompt <text> (an existing file path is read)' },
   piProvider: { level: 'native', how: '--provider <name>' },
@@ -29,7 +42,8 @@ export const piCapabilities: CapabilityTable = {
   piNoPromptTemplates: { level: 'native', how: '--no-prompt-templates' },
   tools: {
     level: 'native',
-    how: '-e <temp extension> calling pi.registerMcpServer("coderline", { url, headers, exposure: "direct" }) (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret, passed in the environment; pi >= 0.99) + -e builtin:mcp + mcp__coderline__<tool> added to a --tools allowlist',
+    how: '-e <temp extension> calling pi.registerMcpServer("coderline", { url, headers, exposure: "direct" }) (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret, passed in the environment) + -e builtin:mcp + mcp__coderline__<tool> added to a --tools allowlist',
+    since: MCP_SINCE,
   },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   streamPartialMessages: { level: 'native', how: 'message_update text/thinking deltas (pi always streams; dropped unless asked)' },

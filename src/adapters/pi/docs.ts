@@ -16,7 +16,7 @@ export const piDocs: AdapterDocs = {
     'Usage is per model call (summed): `inputTokens` = pi\'s `input` + `cacheRead` + `cacheWrite`; pi 0.73 reports no reasoning tokens; `costUsd` only when models.json prices the model.',
     'Sessions live in pi\'s own store ($PI_CODING_AGENT_DIR/sessions/<cwd>/, or `piSessionDir`), per working directory, so they outlive the coder; resuming an unknown id exits 1 (`invalid_options`).',
     '`--thinking xhigh` and `max` are clamped to `high` for models without a `thinkingLevelMap`; a model declared without reasoning gets no `reasoning_effort` at all.',
-    '`--exclude-tools` and `--session-id` are 1.x flags: pi 0.73 exits 1 with "Unknown option" (reported as `version_unsupported`).',
+    '`--exclude-tools` and `--session-id` are missing from pi 0.73 (it exits 1 with "Unknown option"): `permissionPolicy.deny` and `sessionId` on a pi older than 0.79.10 fail with FeatureNotInVersionError before pi starts. The swept versions from 0.79.10 on need Node >= 22.19 (their engines field).',
     'pi runs bash in its own session (detached) and stops it only when pi gets SIGTERM/SIGHUP; SIGINT or SIGKILL leave a running command behind.',
     '`--system-prompt` / `--append-system-prompt` read a file when the text is the path of an existing file.',
   ],

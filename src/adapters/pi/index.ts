@@ -6,6 +6,7 @@ import { buildPiInvocation } from './argv.js';
 import { piCapabilities, piInsteadHints } from './capabilities.js';
 import { piDocs } from './docs.js';
 import { createPiTranslator } from './translate.js';
+import { piVersions } from './versions.js';
 
 /** Failed exits whose stderr says why. pi exits 1 on these before any JSON line. */
 export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
@@ -35,7 +36,8 @@ export const piAdapter: AdapterSpec<'pi'> = {
   binary: 'pi',
   installHint:
     'Install it with `npm install -g @earendil-works/pi-coding-agent` (needs Node >= 22.19; on Node 20 use @mariozechner/pi-coding-agent@0.73), or pass executablePath.',
-  versions: { min: '0.73.0', testedMax: '1.6.0' },
+  npmPackage: '@earendil-works/pi-coding-agent',
+  versions: piVersions,
   // A line that is only the version: on a too-old Node the output is a stack trace naming Node's.
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/m.exec(output)?.[1],
   capabilities: piCapabilities,

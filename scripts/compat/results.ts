@@ -1,0 +1,55 @@
+// compat/results.json: each swept version's outcome per canary. The sweep writes it; docs/compat.md,
+// the adapters' tested versions (src/adapters/<cli>/versions.ts) and adapters.md derive from it.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { VersionRange } from '../../src/core/adapter.js';
+import { compareVersions } from '../../src/core/version.js';
+import type { ProviderName } from '../../src/events.js';
+import type { SweepCanaryName } from '../../src/probe/canaries.js';
+import { resultsFile, type SweptVersion } from './data.js';
+
+/**
+ * pass / fail: the canary ran and the analysis found nothing / something. n/a: the CLI has no such
+ * feature at all (e.g. fork). gated: this version lacks a feature newer ones have (FeatureNotInVersionError).
+ */
+export type CanaryOutcome = 'pass' | 'fail' | 'n/a' | 'gated';
+
+export interface VersionResult extends SweptVersion {
+  canaries: Partial<Record<SweepCanaryName, { outcome: CanaryOutcome; findings: string[] }>>;
+}
+
+export type Results = Partial<Record<ProviderName, VersionResult[]>>;
+
+export function readResults(): Results {
+  return existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as Results) : {};
+}
+
+/** Keeps one entry per version, oldest first. */
+export function writeResult(results: Results, cli: ProviderName, result: VersionResult): void {
+  const list = (results[cli] ?? []).filter((each) => each.version !== result.version);
+  list.push(result);
+  list.sort((a, b) => compareVersions(a.version, b.version));
+  results[cli] = list;
+  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+export function versionPassed(result: VersionResult): boolean {
+  return Object.values(result.canaries).every((canary) => canary.outcome !== 'fail');
+}
+
+/**
+ * The supported range: from the newest passing version down to the oldest one with no failing
+ * version between (a version that fails is never inside the range).
+ */
+export function provenRange(list: readonly VersionResult[]): VersionRange | undefined {
+  const newestFirst = [...list].sort((a, b) => compareVersions(b.version, a.version));
+  const tested: string[] = [];
+  for (const result of newestFirst) {
+    if (!versionPassed(result)) {
+      if (tested.length) break;
+      continue;
+    }
+    tested.unshift(result.version);
+  }
+  if (!tested.length) return undefined;
+  return { min: tested[0]!, testedMax: tested.at(-1)!, tested };
+}
