@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { createCoder, run, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
-import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { abortOnceMarkedCommandRuns } from '../support/abort.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 
 
@@ -258,19 +259,10 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
       const marker = uniqueMarker('claude-abort');
       cleanupAfterTest(() => killMarked(marker));
       const { opts } = await fake([{ toolCalls: [bash(`exec -a ${marker} tail -f /dev/null`)] }, { text: 'never' }]);
-      const controller = new AbortController();
-      let toolRan: Promise<boolean> | undefined;
-      const result = await run(claudeAdapter, 'Sleep', {
-        ...opts,
-        permissionPolicy: { allow: ['Bash'] },
-        signal: controller.signal,
-        onEvent: (event) => {
-          if (event.type === 'tool_use') toolRan ??= markedProcessStarts(marker).finally(() => controller.abort());
-        },
-      });
+      const { result, commandRan } = await abortOnceMarkedCommandRuns(marker, (hooks) => run(claudeAdapter, 'Sleep', { ...opts, permissionPolicy: { allow: ['Bash'] }, ...hooks }));
       expect(result.status).toBe('cancelled');
       expect(result.error?.code).toBe('aborted');
-      expect(await toolRan).toBe(true);
+      expect(commandRan).toBe(true);
       expect(isGroupAlive(result.pid!)).toBe(false);
       expect(pidsWithMarker(marker)).toEqual([]);
     });

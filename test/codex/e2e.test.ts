@@ -11,7 +11,9 @@ import type { OneShotOpts, SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, streamClosedStep, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { ofType } from '../support/events.js';
+import { abortOnceMarkedCommandRuns } from '../support/abort.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { waitFor } from '../support/wait.js';
 
 const fakes: FakeModel[] = [];
 afterEach(async () => {
@@ -247,26 +249,39 @@ describe('codex e2e (real binary)', () => {
     expect(isGroupAlive(result.pid!)).toBe(false);
   });
 
-  it('abort during a sandboxed command: the command is gone, and the sandbox leaves its mount targets in the private TMPDIR, not /tmp', async () => {
+  it('abort during a sandboxed command: cancelled, and the command is gone too', async () => {
     const marker = uniqueMarker('codex-abort');
     cleanupAfterTest(() => killMarked(marker));
     const { opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
-    const controller = new AbortController();
+    const { result, commandRan } = await abortOnceMarkedCommandRuns(marker, (hooks) => run(codexAdapter, 'Sleep.', { ...opts, ...hooks }));
+    expect(result.status).toBe('cancelled');
+    expect(commandRan).toBe(true);
+    expect(isGroupAlive(result.pid!)).toBe(false);
+    expect(pidsWithMarker(marker)).toEqual([]);
+  });
+
+  // A sandbox whose command outlives the CLI leaves an empty `.git` (and `.agents`, `.codex`) in each
+  // writable root; in /tmp that would make every other CLI take a working directory there for a git
+  // repository. Here the turn ends while the command it left in the background still runs.
+  it('a sandboxed command that outlives codex leaves its mount targets in the testing kit\'s private TMPDIR, never in /tmp', async () => {
+    const marker = uniqueMarker('codex-background');
+    cleanupAfterTest(() => killMarked(marker));
+    const slashTmpHadGit = existsSync('/tmp/.git');
+    const command = { cmd: `exec -a ${marker} sleep 30`, yield_time_ms: 500 };
+    const { opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: command }] }, { text: 'Left it running.' }]);
     let commandRan: Promise<boolean> | undefined;
     const result = await run(codexAdapter, 'Sleep.', {
       ...opts,
-      signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === 'tool_use') commandRan ??= markedProcessStarts(marker).finally(() => controller.abort());
+        if (event.type === 'tool_use') commandRan ??= markedProcessStarts(marker);
       },
     });
-    expect(result.status).toBe('cancelled');
+    expect(result).toMatchObject({ status: 'success', text: 'Left it running.' });
     expect(await commandRan).toBe(true);
-    expect(isGroupAlive(result.pid!)).toBe(false);
-    expect(pidsWithMarker(marker)).toEqual([]);
-    // A killed sandbox leaves an empty `.git` in each writable root; under /tmp it would make every
-    // other CLI take a working directory there for a git repository.
+    await waitFor(() => pidsWithMarker(marker).length === 0, 10_000);
     expect(existsSync(join(opts.extraEnv!.TMPDIR!, '.git'))).toBe(true);
+    // Only where this test can tell: a /tmp/.git from before is not this run's.
+    if (!slashTmpHadGit) expect(existsSync('/tmp/.git')).toBe(false);
   });
 
   it('maxTurns is refused up front (the CLI has no limit to pass it to)', async () => {

@@ -46,7 +46,7 @@ describe('the pool', () => {
     await waitFor(() => {
       const after = handleCounts();
       return ['ProcessWrap', 'PipeWrap', 'Timeout'].every((kind) => (after[kind] ?? 0) <= (before[kind] ?? 0));
-    }, 3000);
+    }, 20_000);
   });
 });
 

@@ -148,7 +148,7 @@ describe('stream() with a consumer slower than the CLI', () => {
     expect(texts).toEqual([...numbered(7000), ...numbered(500)]);
     expect(warnings).toEqual([]);
     expect((await stream.result).status).toBe('success');
-  }, 15_000);
+  });
 });
 
 describe('structured output', () => {

@@ -11,6 +11,7 @@ import { createCoder, run, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { abortOnceMarkedCommandRuns } from '../support/abort.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
 
@@ -178,17 +179,9 @@ describe('pi end to end (real binary, fake model)', () => {
     const marker = uniqueMarker('pi-sleep');
     cleanupAfterTest(() => killMarked(marker));
     const { opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
-    const controller = new AbortController();
-    let commandRan: Promise<boolean> | undefined;
-    const result = await run(piAdapter, 'Sleep.', {
-      ...opts,
-      signal: controller.signal,
-      onEvent: (event) => {
-        if (event.type === 'tool_use') commandRan ??= markedProcessStarts(marker).finally(() => controller.abort());
-      },
-    });
+    const { result, commandRan } = await abortOnceMarkedCommandRuns(marker, (hooks) => run(piAdapter, 'Sleep.', { ...opts, ...hooks }));
     expect(result.status).toBe('cancelled');
-    expect(await commandRan).toBe(true);
+    expect(commandRan).toBe(true);
     expect(isGroupAlive(result.pid!)).toBe(false);
     await waitFor(() => pidsWithMarker(marker).length === 0, 10_000);
   });
