@@ -21,4 +21,4 @@ it('npm run demo: the real claude calls its Bash tool against the fake model, of
   expect(stderr).toMatch(/\[tool_result\] tool Bash returned: .*notes\.txt/);
   expect(stderr).toMatch(/done in [\d.]+s · 20 in \/ 10 out tokens/);
   expect({ code, stdout }).toEqual({ code: 0, stdout: 'The directory holds notes.txt, a one-line note for this demo.\n' });
-}, 180_000);
+});
