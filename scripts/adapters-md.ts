@@ -85,6 +85,10 @@ export function renderAdaptersMd(): string {
       for (const [feature, hint] of hints) out.push(`- \`${feature}\`: ${hint}`);
       out.push('');
     }
+    if (adapter.ownedFlags?.length) {
+      out.push(`\`extraArgs\` may not pass what the adapter sets itself: ${adapter.ownedFlags.map((flag) => `\`${flag}\``).join(', ')}.`);
+      out.push('');
+    }
     if (adapter.auth) {
       out.push(`Credentials: ${adapter.auth.variables.map((name) => `\`${name}\``).join(', ')} (most preferred first), else the ${adapter.auth.storedLogin}. \`coderline doctor\` shows which are set, by name only.`);
       out.push('');

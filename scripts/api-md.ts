@@ -54,6 +54,15 @@ Everything below is exported by \`coderline\`. Each CLI's adapter is also import
 
 One prompt in a new session. \`cli\` is \`'claude' | 'codex' | 'copilot' | 'pi'\` or any \`AdapterSpec\`. \`options\` takes every start option and every run option below. Resolves for every run that started (check \`status\`); rejects only when nothing could run: \`InvalidOptionsError\`, \`FeatureNotSupportedError\`, \`CliNotFoundError\`, \`CliVersionError\`, \`PlatformNotSupportedError\` (Windows; \`createCoder\` throws it too), or an error thrown by your \`onEvent\` / \`onRawLine\`.
 
+### \`start(cli, startOptions?)\` → \`OwnedSession\`
+
+A new session on a coder of its own, typed like \`run()\` (a built-in name or any \`AdapterSpec\`; options validated at once). An \`OwnedSession\` is a \`Session\` plus:
+
+- \`session.close()\` → \`Promise<void>\`: waits for the turns already asked for, then closes the coder and removes its private state; the session cannot be resumed after (with \`isolation: 'strict'\` its transcripts go too). Safe to call twice.
+- \`session[Symbol.asyncDispose]()\`: the same, so \`await using session = start(...)\` closes it when the block ends.
+
+A fork of an owned session shares its coder: run it before the owner closes.
+
 ### \`createCoder(cli, startOptions?)\` → \`Coder\`
 
 Defaults for every session the coder starts. The working directory is fixed when the coder is made (CLIs store sessions per directory). Options are validated at once.
@@ -84,7 +93,7 @@ A tool the agent can call, defined in your process: \`input\` is a schema of any
 - \`featureNames()\`: the names capability tables are keyed by.
 - \`reasoningEfforts\`: the accepted \`reasoningEffort\` values.
 - \`isCoderError(value)\`: narrows to \`CoderError\`.
-- \`Coder\`, \`Session\`: the classes behind \`createCoder\` and \`coder.start()\`.
+- \`Coder\`, \`Session\`, \`OwnedSession\`: the classes behind \`createCoder\`, \`coder.start()\` and \`start()\`.
 
 ## \`RunResult\`
 
@@ -138,7 +147,7 @@ export function renderApiMd(): string {
   return [
     intro,
     structuredOutput,
-    '## Start options (`createCoder`, `coder.start`, `run`)',
+    '## Start options (`createCoder`, `coder.start`, `start`, `run`)',
     '',
     optionTable(sharedStartOptsSchema.shape as unknown as Record<string, Schema>),
     '',

@@ -1,5 +1,6 @@
 // coderline: one API over the coding-agent CLIs, driven as subprocesses.
 import type { AdapterSpec } from './core/adapter.js';
+import { OwnedSession } from './core/owned-session.js';
 import { createLimiter } from './core/pool.js';
 import { Coder, type Limiter, type OutputOf } from './core/session.js';
 import { parseOptions } from './core/validate.js';
@@ -35,6 +36,13 @@ export function run<P extends string, O extends OneShotOpts>(cli: CliRef<P>, pro
   return runOnce(cli, prompt, options);
 }
 
+/** A new session on a coder of its own: `close()` it, or `await using` it, to close the coder too. */
+export function start(cli: ProviderName, options?: SharedStartOpts): OwnedSession<ProviderName>;
+export function start<P extends string>(cli: AdapterSpec<P>, options?: SharedStartOpts): OwnedSession<P>;
+export function start<P extends string>(cli: CliRef<P>, options?: SharedStartOpts): OwnedSession<P> {
+  return new OwnedSession(coderFor(cli, options));
+}
+
 /** A coder: shared defaults for the sessions it starts, resumes and forks. */
 export function createCoder(cli: ProviderName, options?: SharedStartOpts): Coder<ProviderName>;
 export function createCoder<P extends string>(cli: AdapterSpec<P>, options?: SharedStartOpts): Coder<P>;
@@ -63,6 +71,7 @@ export function createPool(concurrency: number): Pool {
 }
 
 export { Coder, Session, type RunStream, type OutputOf } from './core/session.js';
+export { OwnedSession } from './core/owned-session.js';
 export type { AdapterSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionTarget, Translator, TranslatorContext } from './core/adapter.js';
 export * from './errors.js';
 export type * from './events.js';

@@ -10,6 +10,18 @@ import { isTool, type Tool } from './tool.js';
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
 
+/** A value of Codex's TOML config: what `codexConfig` takes. */
+export type TomlValue = string | number | boolean | TomlValue[] | { [key: string]: TomlValue };
+
+function isTomlValue(value: unknown): value is TomlValue {
+  if (typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isTomlValue);
+  if (!isJsonObject(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && Object.values(value).every(isTomlValue);
+}
+
 /** An output schema: a Standard Schema of any library (typed `output`) or a plain JSON Schema object. */
 export type OutputSchema = StandardSchemaV1 | Readonly<Record<string, unknown>>;
 
@@ -24,6 +36,8 @@ function defineSchemas() {
     z.custom<T>((value) => typeof value === 'function', { message: `${what} must be a function` });
 
   const stringList = z.array(z.string());
+
+  const tomlValue = z.custom<TomlValue>(isTomlValue, { message: 'codexConfig values must be strings, finite numbers, booleans, arrays or tables of them' });
 
   const outputSchema = z.custom<OutputSchema>(
     (value) => isStandardSchema(value) || isJsonObject(value),
@@ -68,6 +82,7 @@ function defineSchemas() {
     sessionId: z.string().min(1).optional().describe('Id for a new session, chosen by the caller'),
     systemPrompt: z.string().optional().describe('Replaces the CLI system prompt'),
     appendSystemPrompt: z.string().optional().describe('Appended to the CLI system prompt'),
+    extraArgs: stringList.optional().describe('Flags passed to the CLI as given, for what coderline does not model yet; a flag the adapter sets itself is refused by name'),
     tools: z.array(z.custom<Tool>(isTool, { message: 'tools must be made by tool()' }))
       .refine((tools) => new Set(tools.map((t) => t.name)).size === tools.length, { message: 'tool names must be unique' })
       .optional().describe('Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
@@ -77,6 +92,7 @@ function defineSchemas() {
     isolation: z.enum(['none', 'strict']).optional().describe('strict: a private config dir per coder and no user MCP servers'),
     agents: z.record(z.string(), claudeAgent).optional().describe('Claude --agents'),
     maxBudgetUsd: z.number().positive().optional().describe('Claude --max-budget-usd'),
+    fallbackModel: z.string().min(1).optional().describe('Claude --fallback-model: used when the model is overloaded'),
     claudeBare: z.boolean().optional().describe('Claude --bare'),
     claudeNoSessionPersistence: z.boolean().optional().describe('Claude --no-session-persistence (the session cannot be resumed)'),
     // Codex
@@ -89,7 +105,7 @@ function defineSchemas() {
     codexIgnoreUserConfig: z.boolean().optional().describe('Codex --ignore-user-config'),
     codexIgnoreRules: z.boolean().optional().describe('Codex --ignore-rules'),
     codexDangerouslyBypassApprovalsAndSandbox: z.boolean().optional().describe('Codex --dangerously-bypass-approvals-and-sandbox'),
-    codexConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Codex -c key=value overrides (e.g. a model provider)'),
+    codexConfig: z.record(z.string(), tomlValue).optional().describe('Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
     codexImages: stringList.optional().describe('Codex --image=FILE, one per image'),
     // Copilot
     copilotMode: z.enum(['interactive', 'plan', 'autopilot']).optional().describe('Copilot --mode'),

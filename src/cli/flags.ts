@@ -10,6 +10,8 @@ export type FlagKind =
   | 'boolean'
   /** Repeatable; each value may also hold several comma-separated items. */
   | 'list'
+  /** Repeatable; each value is one item as given (commas included). */
+  | 'repeated'
   /** Repeatable `KEY=VALUE`; values stay strings. */
   | 'pairs'
   /** Repeatable `KEY=VALUE`; `true`, `false` and numbers become JSON values. */
@@ -62,7 +64,8 @@ function kindOf(node: SchemaNode): FlagKind | undefined {
     case 'record': {
       const value = def.valueType?._zod.def.type;
       if (value === 'string') return 'pairs';
-      return value === 'union' ? 'typed-pairs' : 'json';
+      // codexConfig: scalars typed from the text, arrays and tables as JSON.
+      return value === 'union' || value === 'custom' ? 'typed-pairs' : 'json';
     }
     case 'union':
       // copilotAdditionalMcpConfig: a path or JSON text, which the adapter passes on as given.
@@ -79,14 +82,18 @@ function choicesOf(node: SchemaNode): readonly string[] | undefined {
   return target.type === 'enum' && target.entries ? Object.values(target.entries) : undefined;
 }
 
+/** Lists whose items may hold commas of their own (`--extra-args=--tools=Read,Grep`): never split. */
+const unsplitLists: ReadonlySet<string> = new Set(['extraArgs']);
+
 let derived: OptionFlag[] | undefined;
 
 /** One flag per schema option that a command line can express. */
 export function optionFlags(): readonly OptionFlag[] {
   derived ??= Object.entries(optionSchemas().oneShotOptsSchema.shape).flatMap(([key, schema]) => {
     const node = unwrapOptional(schema as unknown as SchemaNode);
-    const kind = kindOf(node);
-    if (!kind) return [];
+    const schemaKind = kindOf(node);
+    if (!schemaKind) return [];
+    const kind = schemaKind === 'list' && unsplitLists.has(key) ? 'repeated' : schemaKind;
     const choices = choicesOf(node);
     const description = (schema as unknown as SchemaNode).description ?? node.description ?? '';
     return [{ flag: kebab(key), key, kind, description, ...(choices ? { choices } : {}) }];
@@ -98,7 +105,7 @@ export function optionFlags(): readonly OptionFlag[] {
 export function optionFlagConfig(): Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> {
   const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
   for (const option of optionFlags()) {
-    const multiple = option.kind === 'list' || option.kind === 'pairs' || option.kind === 'typed-pairs';
+    const multiple = option.kind === 'list' || option.kind === 'repeated' || option.kind === 'pairs' || option.kind === 'typed-pairs';
     config[option.flag] = { type: option.kind === 'boolean' ? 'boolean' : 'string', ...(multiple ? { multiple } : {}) };
   }
   for (const [alias, key] of Object.entries(flagAliases)) {
@@ -114,8 +121,15 @@ function parsePair(flag: string, text: string): [string, string] {
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
-function typedValue(text: string): string | number | boolean {
+function typedValue(flag: string, text: string): unknown {
   if (text === 'true' || text === 'false') return text === 'true';
+  if (text.startsWith('[') || text.startsWith('{')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new UsageError(`--${flag}: "${text}" looks like an array or table but is not JSON`, `Example: --${flag} 'KEY=["a", "b"]'`);
+    }
+  }
   return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
 }
 
@@ -138,12 +152,14 @@ function convert(schemaOption: OptionFlag, typed: string, raw: Array<string | bo
       if (wrong !== undefined) throw new UsageError(`--${option.flag} takes ${option.choices?.join(', ')}; got "${wrong}"`, `Example: --${option.flag} ${option.choices?.join(',')}`);
       return items;
     }
+    case 'repeated':
+      return texts;
     case 'pairs':
       return Object.fromEntries(texts.map((text) => parsePair(option.flag, text)));
     case 'typed-pairs':
       return Object.fromEntries(texts.map((text) => {
         const [name, value] = parsePair(option.flag, text);
-        return [name, typedValue(value)];
+        return [name, typedValue(option.flag, value)];
       }));
     case 'json':
       try {

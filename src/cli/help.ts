@@ -29,6 +29,7 @@ const valueHint: Record<OptionFlag['kind'], string> = {
   number: ' N',
   boolean: '',
   list: ' A,B',
+  repeated: '=ARG',
   pairs: ' KEY=VALUE',
   'typed-pairs': ' KEY=VALUE',
   json: ' JSON',
@@ -38,7 +39,7 @@ function optionRows(): Array<[string, string]> {
   return optionFlags().map((option) => {
     const alias = Object.keys(flagAliases).find((name) => flagAliases[name] === option.key);
     const value = option.choices && option.kind === 'string' ? ` ${option.choices.join('|')}` : valueHint[option.kind];
-    const repeat = option.kind === 'pairs' || option.kind === 'typed-pairs' ? ' (repeatable)' : '';
+    const repeat = option.kind === 'pairs' || option.kind === 'typed-pairs' || option.kind === 'repeated' ? ' (repeatable)' : '';
     return [`--${option.flag}${value}`, `${option.description}${repeat}${alias ? ` (alias --${alias})` : ''} [${option.key}]`];
   });
 }

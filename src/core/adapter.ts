@@ -156,6 +156,11 @@ export interface AdapterSpec<P extends string = string> {
   insteadHints?: Partial<Record<FeatureName, string>>;
   /** Value-level checks beyond the table (e.g. an effort level the CLI lacks). Throw CoderError. */
   validate?(opts: ResolvedOpts, session: SessionTarget): void;
+  /**
+   * Every flag the invocation builder can emit, with its aliases: `extraArgs` may not pass these
+   * (`--` too: the positional arguments are the adapter's). Checked against the builder by a test.
+   */
+  ownedFlags?: readonly string[];
   /** Whether the CLI reports usage summed over the whole session rather than per run. */
   usageIsCumulative?: boolean;
   /** Whether `fork()` is possible (it is a feature of sessions, not an option). */

@@ -44,6 +44,24 @@ export function parseOptions<S extends z.ZodObject>(schema: S, value: unknown, w
   throw new InvalidOptionsError(issues);
 }
 
+/** The flag an argument names (`--flag=value` → `--flag`, `-mgpt` → `-m`), if it is one. */
+function flagName(arg: string): string | undefined {
+  if (arg === '--') return arg;
+  if (arg.startsWith('--')) return arg.split('=')[0];
+  return /^-[A-Za-z]/.test(arg) ? arg.slice(0, 2) : undefined;
+}
+
+/** extraArgs must not repeat or contradict what the adapter sets itself. */
+function checkExtraArgs(adapter: AdapterSpec, extraArgs: readonly string[]): void {
+  const owned = new Set(adapter.ownedFlags ?? []);
+  const refused = [...new Set(extraArgs.map(flagName).filter((flag) => flag !== undefined && owned.has(flag)))];
+  if (refused.length === 0) return;
+  throw new InvalidOptionsError(
+    refused.map((flag) => `extraArgs: ${flag} is set by the ${adapter.name} adapter itself; use the matching option instead (adapters.md)`),
+    adapter.name,
+  );
+}
+
 /** Throws FeatureNotSupportedError for the first option this CLI cannot honour. */
 export function checkSupport(adapter: AdapterSpec, opts: ResolvedOpts, session: SessionTarget): void {
   for (const feature of requestedFeatures(opts)) {
@@ -51,6 +69,7 @@ export function checkSupport(adapter: AdapterSpec, opts: ResolvedOpts, session: 
     const hint = adapter.insteadHints?.[feature] ?? `Remove "${feature}" for ${adapter.name}; adapters.md lists which CLIs support it.`;
     throw new FeatureNotSupportedError(adapter.name, feature, hint);
   }
+  if (opts.extraArgs) checkExtraArgs(adapter, opts.extraArgs);
   adapter.validate?.(opts, session);
 }
 

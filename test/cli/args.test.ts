@@ -53,6 +53,14 @@ describe('flags from the options schema', () => {
     });
   });
 
+  it('--extra-args keeps each value whole (commas and dashes); --codex-config reads arrays and tables as JSON', () => {
+    expect(plan('--cli', 'codex', '--extra-args=--tools=Read,Grep', '--extra-args=-x', '--codex-config', 'list=["a","b"]', '--codex-config', 't={"k":1}', 'go').options).toEqual({
+      extraArgs: ['--tools=Read,Grep', '-x'],
+      codexConfig: { list: ['a', 'b'], t: { k: 1 } },
+    });
+    expect(usageError(['--cli', 'codex', '--codex-config', 'list=[a', 'go'])).toContain('is not JSON');
+  });
+
   it('folds --plan/--allow/--deny into permissionPolicy and picks the session from --resume/--fork/--continue', () => {
     expect(plan('--cli', 'claude', '--plan', '--allow', 'Read,Grep', '--deny', 'Bash', 'x').options).toEqual({
       permissionPolicy: { mode: 'plan', allow: ['Read', 'Grep'], deny: ['Bash'] },

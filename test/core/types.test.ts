@@ -1,8 +1,8 @@
 // Compile-time checks of the public types (`npm test` type-checks before it runs vitest).
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import type { CoderStreamEvent, RunResult } from '../../src/index.js';
-import { run } from '../../src/index.js';
+import type { CoderStreamEvent, OwnedSession, ProviderName, RunResult } from '../../src/index.js';
+import { run, start } from '../../src/index.js';
 
 describe('public types', () => {
   it('types `extra` by provider', () => {
@@ -17,5 +17,15 @@ describe('public types', () => {
     type Result = Awaited<ReturnType<typeof run<{ outputSchema: typeof schema }>>>;
     expectTypeOf<Result['output']>().toEqualTypeOf<{ ok: boolean } | undefined>();
     expectTypeOf<RunResult['status']>().toEqualTypeOf<'success' | 'error' | 'cancelled' | 'stalled'>();
+  });
+
+  it('types start() like run(): a built-in name gives a ProviderName session whose run() types output', () => {
+    const named = () => start('claude');
+    expectTypeOf<ReturnType<typeof named>>().toEqualTypeOf<OwnedSession<ProviderName>>();
+    const schema = z.object({ ok: z.boolean() });
+    const session = null as unknown as OwnedSession<ProviderName>;
+    type Result = Awaited<ReturnType<typeof session.run<{ outputSchema: typeof schema }>>>;
+    expectTypeOf<Result['output']>().toEqualTypeOf<{ ok: boolean } | undefined>();
+    expectTypeOf<Result['provider']>().toEqualTypeOf<ProviderName>();
   });
 });

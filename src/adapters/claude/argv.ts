@@ -100,6 +100,7 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   value('--append-system-prompt', opts.appendSystemPrompt);
   if (opts.agents) args.push(`--agents=${JSON.stringify(opts.agents)}`);
   value('--max-budget-usd', opts.maxBudgetUsd);
+  value('--fallback-model', opts.fallbackModel);
   if (opts.claudeBare) args.push('--bare');
   if (opts.claudeNoSessionPersistence) args.push('--no-session-persistence');
   if (ctx.outputJsonSchema) args.push(`--json-schema=${JSON.stringify(ctx.outputJsonSchema)}`);
@@ -120,6 +121,7 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   }
   // Only the run's own MCP servers: none from the user's or the project's config leak in.
   if (opts.isolation === 'strict' || bridge) args.push('--strict-mcp-config');
+  args.push(...(opts.extraArgs ?? []));
 
   return { args, env, stdin: ctx.prompt };
 }

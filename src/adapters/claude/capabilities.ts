@@ -24,6 +24,8 @@ export const claudeCapabilities: CapabilityTable = {
   isolation: native("strict: CLAUDE_CONFIG_DIR = a private dir per coder, plus --strict-mcp-config"),
   agents: native('--agents <json>'),
   maxBudgetUsd: native('--max-budget-usd'),
+  fallbackModel: native('--fallback-model (taken after repeated 529 overloaded answers: a system/model_fallback record, then the next request names it)'),
+  extraArgs: native('added after the flags the adapter sets; flags it sets itself are refused'),
   claudeBare: native('--bare'),
   claudeNoSessionPersistence: native('--no-session-persistence'),
   outputSchema: native('--json-schema (the CLI adds a StructuredOutput tool)'),
@@ -45,3 +47,6 @@ export const claudeInsteadHints: Partial<Record<FeatureName, string>> = {
   piNoSession: 'Use claudeNoSessionPersistence.',
   piNoContextFiles: 'Use claudeBare (skips CLAUDE.md discovery).',
 };
+
+/** Flags the claude adapter sets itself, with their aliases: the print mode and its output format, the session flags, and every flag an option above sets. extraArgs may not pass them. */
+export const claudeOwnedFlags: readonly string[] = ['-p', '--print', '--output-format', '--input-format', '--verbose', '--model', '--fallback-model', '--effort', '--permission-mode', '--add-dir', '--allowed-tools', '--allowedTools', '--disallowed-tools', '--disallowedTools', '--setting-sources', '--system-prompt', '--append-system-prompt', '--agents', '--max-budget-usd', '--bare', '--no-session-persistence', '--json-schema', '--include-partial-messages', '--max-turns', '--session-id', '-r', '--resume', '-c', '--continue', '--fork-session', '--mcp-config', '--strict-mcp-config', '--'];

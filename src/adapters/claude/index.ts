@@ -2,7 +2,7 @@
 import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 import { buildClaudeInvocation, bypassAsRootMessage, validateClaudeOptions } from './argv.js';
-import { claudeCapabilities, claudeInsteadHints } from './capabilities.js';
+import { claudeCapabilities, claudeInsteadHints, claudeOwnedFlags } from './capabilities.js';
 import { claudeDocs } from './docs.js';
 import { createClaudeTranslator } from './translate.js';
 import { claudeVersions } from './versions.js';
@@ -28,6 +28,7 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   versions: claudeVersions,
   parseVersion: (output) => /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: claudeCapabilities,
+  ownedFlags: claudeOwnedFlags,
   insteadHints: claudeInsteadHints,
   validate: validateClaudeOptions,
   // `result.usage` and `total_cost_usd` cover this process only, also after --resume.

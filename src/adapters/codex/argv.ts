@@ -3,14 +3,25 @@ import type { Invocation, InvocationContext, SessionTarget } from '../../core/ad
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { repeatedFlag, repeatedFlagJoined } from '../../core/flags.js';
 import { CoderError } from '../../errors.js';
-import type { ResolvedOpts } from '../../options.js';
+import type { ResolvedOpts, TomlValue } from '../../options.js';
 import { codexHomeFor, hasThreadFor } from './threads.js';
 
-type ConfigValue = string | number | boolean;
+type ConfigValue = TomlValue;
 
-/** `-c key=value`: the value is parsed as TOML, so strings are quoted (JSON escapes are valid TOML). */
+/** A table key: bare when TOML allows it, else quoted. */
+const tomlKey = (key: string) => (/^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key));
+
+/** A TOML inline value: strings quoted (JSON escapes are valid TOML), arrays, and inline tables. */
+export function tomlInline(value: TomlValue): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return `[${value.map(tomlInline).join(', ')}]`;
+  return `{${Object.entries(value).map(([key, item]) => ` ${tomlKey(key)} = ${tomlInline(item)}`).join(',')} }`;
+}
+
+/** `-c key=value`: Codex parses the value as TOML (the key may be dotted, to reach into tables). */
 export function configFlag(key: string, value: ConfigValue): string[] {
-  return ['-c', `${key}=${typeof value === 'string' ? JSON.stringify(value) : String(value)}`];
+  return ['-c', `${key}=${tomlInline(value)}`];
 }
 
 function configFlags(entries: Record<string, ConfigValue | undefined>): string[] {
@@ -105,6 +116,7 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
   if (opts.outputSchema !== undefined && ctx.outputJsonSchema) {
     args.push('--output-schema', await ctx.writeTempFile('output-schema.json', JSON.stringify(ctx.outputJsonSchema)));
   }
+  args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session));
   // The bridge's secret travels in the environment, never in argv (visible in `ps`).
   const env = ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : undefined;

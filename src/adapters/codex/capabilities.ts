@@ -24,7 +24,8 @@ export const codexCapabilities: CapabilityTable = {
   systemPrompt: { level: 'native', how: '-c model_instructions_file="<tempfile>" (replaces the base instructions)' },
   appendSystemPrompt: { level: 'native', how: '-c developer_instructions="<text>" (an extra developer message)' },
   tools: { level: 'native', how: '-c mcp_servers.coderline.{url, bearer_token_env_var, default_tools_approval_mode="approve", required=true, startup_timeout_sec=60} (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret)' },
-  codexConfig: { level: 'native', how: '-c <key>=<value>, once per key (strings TOML-quoted)' },
+  codexConfig: { level: 'native', how: '-c <key>=<value>, once per key, the value as TOML (strings quoted, arrays, inline tables)' },
+  extraArgs: { level: 'native', how: 'added before the session arguments (`-`, `resume <id> -`); flags the adapter sets itself are refused' },
   // `--image FILE` takes several values and would swallow the `-` that reads the prompt from stdin.
   codexImages: { level: 'native', how: '--image=<file>, once per image' },
   // Codex sends the schema as a strict json_schema response format but does not check the answer;
@@ -42,6 +43,7 @@ export const codexCapabilities: CapabilityTable = {
  * call boundaries the SDK could count. Rather than accept a limit nothing enforces, it fails fast.
  */
 export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
+  fallbackModel: 'codex exec has no fallback model (0.171.0); retry the run with another model when it fails with rate_limit or server.',
   maxTurns:
     'codex exec runs one turn per call and has no limit on model calls within it (0.171.0 ignores -c model_turn_limit). Bound the run with `signal` or `stallTimeoutMs` instead.',
   allowedTools: 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
@@ -49,3 +51,6 @@ export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
   'permissionPolicy.deny': 'Codex has no per-tool deny list; use codexSandbox: "read-only" to forbid writes.',
   sessionId: 'Codex picks the thread id itself; read RunResult.sessionId and resume with it.',
 };
+
+/** Flags the codex adapter sets itself, with their aliases: JSON output, the working directory, the sandbox, -c (use codexConfig) and every flag an option above sets. extraArgs may not pass them. */
+export const codexOwnedFlags: readonly string[] = ['--json', '--skip-git-repo-check', '-C', '--cd', '-m', '--model', '-s', '--sandbox', '--dangerously-bypass-approvals-and-sandbox', '--add-dir', '--disable', '--ephemeral', '--ignore-user-config', '--ignore-rules', '-c', '--config', '-i', '--image', '--output-schema', '--last', '--'];

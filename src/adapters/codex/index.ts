@@ -3,7 +3,7 @@ import type { AdapterSpec } from '../../core/adapter.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { buildCodexInvocation } from './argv.js';
-import { codexCapabilities, codexInsteadHints } from './capabilities.js';
+import { codexCapabilities, codexInsteadHints, codexOwnedFlags } from './capabilities.js';
 import { codexDocs } from './docs.js';
 import { explainCodexExit } from './exit.js';
 import { createCodexTranslator } from './translate.js';
@@ -35,6 +35,7 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   versions: codexVersions,
   parseVersion: (output) => /codex-cli\s+(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
   capabilities: codexCapabilities,
+  ownedFlags: codexOwnedFlags,
   insteadHints: codexInsteadHints,
   validate: validateCodexOpts,
   // turn.completed.usage is summed over the whole thread, across `exec resume` runs.

@@ -111,6 +111,7 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
   args.push(...(await mcpConfigArg(ctx)));
   if (ctx.toolBridge) args.push(...(await toolBridgeArgs(ctx.toolBridge, ctx)));
+  args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session, opts));
 
   // Never update the CLI in the middle of SDK runs; callers can override through extraEnv.

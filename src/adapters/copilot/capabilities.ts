@@ -6,6 +6,7 @@ import type { FeatureName } from '../../options.js';
 
 export const copilotCapabilities: CapabilityTable = {
   model: { level: 'native', how: '--model <id>' },
+  extraArgs: { level: 'native', how: 'added before the session flags; flags the adapter sets itself are refused' },
   reasoningEffort: { level: 'native', how: '--reasoning-effort <none|minimal|low|medium|high|xhigh|max>' },
   workingDirectory: { level: 'native', how: '-C <dir> plus the process cwd' },
   addDirs: { level: 'native', how: '--add-dir <dir>, once per directory' },
@@ -30,6 +31,7 @@ export const copilotCapabilities: CapabilityTable = {
 
 /** What to use instead, shown in FeatureNotSupportedError. */
 export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
+  fallbackModel: 'Copilot has no fallback model flag (1.0.102); retry the run with another model when it fails with rate_limit or server.',
   strictSchema: 'Copilot has no native structured output; drop strictSchema to get prompt-based output with SDK-side validation.',
   maxTurns: 'Copilot has no turn limit in prompt mode; use stallTimeoutMs or an AbortSignal to bound the run.',
   systemPrompt: 'Copilot cannot replace its system prompt; put instructions in the prompt or in AGENTS.md / .github/copilot-instructions.md.',
@@ -37,3 +39,6 @@ export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
   permissionMode: 'permissionMode is Claude-only; use permissionPolicy.mode or copilotMode.',
   maxBudgetUsd: 'Copilot reports premium requests, not dollars; there is no budget flag.',
 };
+
+/** Flags the copilot adapter sets itself, with their aliases: the output format, the usage file, the session flags and every flag an option above sets. extraArgs may not pass them. */
+export const copilotOwnedFlags: readonly string[] = ['-p', '--prompt', '-i', '--interactive', '--output-format', '--no-ask-user', '--usage-output-file', '--model', '--reasoning-effort', '-C', '--add-dir', '--mode', '--allow-all', '--allow-tool', '--deny-tool', '--agent', '--allow-url', '--deny-url', '--available-tools', '--excluded-tools', '--additional-mcp-config', '-r', '--resume', '--continue', '--session-id', '--'];

@@ -2,7 +2,7 @@
 // Options → argv.ts; what is supported → capabilities.ts; JSONL records → translate.ts.
 import type { AdapterSpec } from '../../core/adapter.js';
 import { buildCopilotInvocation, validateCopilotOptions } from './argv.js';
-import { copilotCapabilities, copilotInsteadHints } from './capabilities.js';
+import { copilotCapabilities, copilotInsteadHints, copilotOwnedFlags } from './capabilities.js';
 import { copilotDocs } from './docs.js';
 import { explainCopilotExit } from './exit.js';
 import { createCopilotTranslator } from './translate.js';
@@ -17,6 +17,7 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   // `copilot --version` prints "GitHub Copilot CLI 1.0.102." (and, when outdated, an update notice).
   parseVersion: (output) => /Copilot CLI\s+v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(output)?.[1] ?? /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: copilotCapabilities,
+  ownedFlags: copilotOwnedFlags,
   insteadHints: copilotInsteadHints,
   validate: validateCopilotOptions,
   // stdout has no token counts (its `result` record counts premium requests of this process); the

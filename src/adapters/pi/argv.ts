@@ -84,6 +84,7 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools:
   toggle('--no-extensions', opts.piNoExtensions);
   toggle('--no-skills', opts.piNoSkills);
   toggle('--no-prompt-templates', opts.piNoPromptTemplates);
+  args.push(...(opts.extraArgs ?? []));
   return args;
 }
 

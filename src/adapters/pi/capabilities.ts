@@ -22,6 +22,7 @@ export const PI_READ_ONLY_TOOLS = ['read', 'grep', 'find', 'ls'] as const;
 
 export const piCapabilities: CapabilityTable = {
   model: { level: 'native', how: '--model <pattern> (provider/id and :<thinking> shorthand accepted)' },
+  extraArgs: { level: 'native', how: 'added after the flags the adapter sets; flags it sets itself are refused' },
   reasoningEffort: { level: 'native', how: '--thinking <off|minimal|low|medium|high|xhigh|max> (none → off; max is 1.x)' },
   workingDirectory: { level: 'native', how: 'process cwd' },
   allowedTools: { level: 'best-effort', how: '--tools <a,b> allowlist (tools not listed are not offered at all)' },
@@ -51,6 +52,7 @@ export const piCapabilities: CapabilityTable = {
 
 /** What to use instead, shown in FeatureNotSupportedError. */
 export const piInsteadHints: Partial<Record<FeatureName, string>> = {
+  fallbackModel: 'pi has no fallback model (piModels only sets the models to cycle through interactively); retry the run with another model.',
   addDirs: 'pi works in its working directory only; run it in a common parent directory instead.',
   maxTurns: 'pi has no turn limit; bound the run with stallTimeoutMs or an AbortSignal.',
   strictSchema: 'pi has no native structured output; drop strictSchema to get prompt-based output with SDK-side validation.',
@@ -58,3 +60,6 @@ export const piInsteadHints: Partial<Record<FeatureName, string>> = {
   isolation: 'Point PI_CODING_AGENT_DIR (extraEnv) at a directory of your own to isolate pi\'s config and sessions.',
   permissionMode: 'permissionMode is Claude-only; use permissionPolicy (pi: --tools / --exclude-tools).',
 };
+
+/** Flags the pi adapter sets itself, with their aliases: the JSON mode, the session flags, the tool list, extensions and every flag an option above sets. extraArgs may not pass them. */
+export const piOwnedFlags: readonly string[] = ['--mode', '-p', '--print', '--provider', '--model', '--models', '--thinking', '-t', '--tools', '--no-tools', '--exclude-tools', '--system-prompt', '--append-system-prompt', '--no-session', '--session-dir', '--session', '--session-id', '-c', '--continue', '--fork', '-r', '--resume', '--no-context-files', '--no-extensions', '--no-skills', '--no-prompt-templates', '-e', '--extension', '--'];

@@ -3,7 +3,7 @@
 import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
-import { piCapabilities, piInsteadHints } from './capabilities.js';
+import { piCapabilities, piInsteadHints, piOwnedFlags } from './capabilities.js';
 import { piDocs } from './docs.js';
 import { createPiTranslator } from './translate.js';
 import { piVersions } from './versions.js';
@@ -41,6 +41,7 @@ export const piAdapter: AdapterSpec<'pi'> = {
   // A line that is only the version: on a too-old Node the output is a stack trace naming Node's.
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/m.exec(output)?.[1],
   capabilities: piCapabilities,
+  ownedFlags: piOwnedFlags,
   insteadHints: piInsteadHints,
   // Each assistant message_end carries that model call's usage only.
   usageIsCumulative: false,
