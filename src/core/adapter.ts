@@ -2,6 +2,8 @@
 import type { TranslatedEvent, Usage } from '../events.js';
 import type { ErrorCode } from '../errors.js';
 import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../options.js';
+import type { RpcDialect } from './channel.js';
+import type { PermissionDecision, PermissionRequest } from './permission.js';
 import type { ToolBridgeInfo } from './tool-bridge.js';
 
 export interface ExitInfo {
@@ -121,6 +123,36 @@ export interface ProbeSpec {
   failedRunExit: 'non-zero' | 'zero';
 }
 
+/** What a live session (`coder.open()`) can do beyond sending turns. */
+export type LiveFeature = 'open' | 'steer' | 'interrupt' | 'setModel' | 'setPermissionMode';
+
+/**
+ * A CLI's long-lived mode: one process, turns written to its stdin, answers and questions on the same
+ * pipes (core/live.ts drives it through core/channel.ts).
+ */
+export interface LiveSpec {
+  capabilities: Partial<Record<LiveFeature, FeatureSupport>>;
+  /** Oldest version whose live protocol was verified: older ones fail with CliVersionError. */
+  minVersion: string;
+  /** Run options this CLI takes only on its command line: fixed at `open()`, refused by `send()`. */
+  launchOnly: readonly FeatureName[];
+  dialect: RpcDialect;
+  /** The long-lived command line (`ctx.prompt` is empty: prompts go over the channel). */
+  buildInvocation(ctx: InvocationContext): Promise<Omit<Invocation, 'stdin'>>;
+  /** The message that starts a turn with `prompt` (also how a message is pushed into a running turn). */
+  userMessage(prompt: string): unknown;
+  /** Whether a record is the last of a turn. */
+  endsTurn(record: unknown): boolean;
+  /** Request bodies for the controls the protocol has. */
+  interruptRequest?: unknown;
+  setModelRequest?(model: string): unknown;
+  setPermissionModeRequest?(mode: string): unknown;
+  /** A request from the CLI that asks whether a tool may run; undefined for any other request. */
+  permissionRequest(body: unknown): PermissionRequest | undefined;
+  /** The answer the CLI expects for a decision. */
+  permissionAnswer(decision: PermissionDecision, request: PermissionRequest): unknown;
+}
+
 export interface AdapterSpec<P extends string = string> {
   name: P;
   /** Executable looked up on PATH when `executablePath` is not given. */
@@ -148,6 +180,8 @@ export interface AdapterSpec<P extends string = string> {
    */
   explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
   createTranslator(ctx: TranslatorContext): Translator;
+  /** The CLI's live mode, when it has one. */
+  live?: LiveSpec;
 }
 
 export type { Usage };

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../errors.js';
 import { buildClaudeInvocation, bypassAsRootMessage, validateClaudeOptions } from './argv.js';
 import { claudeCapabilities, claudeInsteadHints } from './capabilities.js';
 import { claudeDocs } from './docs.js';
+import { claudeLive } from './live.js';
 import { createClaudeTranslator } from './translate.js';
 
 /** Failures the CLI explains only on stderr, before any stdout record. */
@@ -47,4 +48,5 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   buildInvocation: buildClaudeInvocation,
   explainExit: explainClaudeExit,
   createTranslator: createClaudeTranslator,
+  live: claudeLive,
 };

@@ -1,0 +1,74 @@
+// Claude Code's live mode: `claude -p --input-format stream-json --output-format stream-json`, one
+// process for many turns. User lines go to stdin; the same stream-json records as a one-shot run come
+// back (so the one-shot translator serves), one `result` per turn; control requests and responses
+// share the pipes (interrupt, set_model, set_permission_mode, and with `--permission-prompt-tool stdio`
+// the CLI's `can_use_tool` questions). Verified on 2.1.252 and 2.1.332 (cli-notes/claude.md, "Live mode").
+import type { LiveSpec } from '../../core/adapter.js';
+import type { RpcDialect } from '../../core/channel.js';
+import { isJsonObject, stringOf } from '../../core/json.js';
+import { buildClaudeInvocation } from './argv.js';
+
+const native = (how: string) => ({ level: 'native' as const, how });
+
+/** `control_request` / `control_response` / `control_cancel_request`, matched by `request_id`. */
+const controlDialect: RpcDialect = {
+  request: (id, body) => ({ type: 'control_request', request_id: id, request: body }),
+  response(message) {
+    if (!isJsonObject(message) || message.type !== 'control_response' || !isJsonObject(message.response)) return undefined;
+    const { response } = message;
+    const id = stringOf(response.request_id);
+    if (id === undefined) return undefined;
+    if (response.subtype === 'success') return { id, ok: true, result: response.response };
+    return { id, ok: false, error: stringOf(response.error) ?? JSON.stringify(response) };
+  },
+  incoming(message) {
+    if (!isJsonObject(message) || message.type !== 'control_request') return undefined;
+    const id = stringOf(message.request_id);
+    return id === undefined ? undefined : { id, body: message.request };
+  },
+  reply: (id, outcome) => ({
+    type: 'control_response',
+    response: outcome.ok ? { subtype: 'success', request_id: id, response: outcome.result } : { subtype: 'error', request_id: id, error: outcome.error },
+  }),
+  cancelled: (message) => (isJsonObject(message) && message.type === 'control_cancel_request' ? stringOf(message.request_id) : undefined),
+};
+
+export const claudeLive: LiveSpec = {
+  capabilities: {
+    open: native('claude -p --input-format stream-json --output-format stream-json --verbose; a user line on stdin per turn'),
+    interrupt: native('control_request interrupt: the turn ends, a running Bash command is killed by the CLI, the process stays'),
+    steer: native('a user line while the turn runs: while a tool runs it is added to the tool result; while the model writes text the CLI runs it as a turn of its own'),
+    setModel: native('control_request set_model (2.1.332 spends one model request checking the new model)'),
+    setPermissionMode: native('control_request set_permission_mode (bypassPermissions only when launched with it)'),
+  },
+  minVersion: '2.1.252',
+  launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
+  dialect: controlDialect,
+  async buildInvocation(ctx) {
+    const { args, env } = await buildClaudeInvocation(ctx);
+    args.push('--input-format=stream-json');
+    // The CLI asks the host over the pipes only with this; without it, a tool that needs asking is refused.
+    if (ctx.opts.canUseTool) args.push('--permission-prompt-tool=stdio');
+    return env ? { args, env } : { args };
+  },
+  userMessage: (prompt) => ({ type: 'user', message: { role: 'user', content: prompt } }),
+  endsTurn: (record) => isJsonObject(record) && record.type === 'result',
+  interruptRequest: { subtype: 'interrupt' },
+  setModelRequest: (model) => ({ subtype: 'set_model', model }),
+  setPermissionModeRequest: (mode) => ({ subtype: 'set_permission_mode', mode }),
+  permissionRequest(body) {
+    if (!isJsonObject(body) || body.subtype !== 'can_use_tool') return undefined;
+    const toolUseId = stringOf(body.tool_use_id);
+    const description = stringOf(body.description);
+    return {
+      toolName: stringOf(body.tool_name) ?? '',
+      input: isJsonObject(body.input) ? body.input : {},
+      ...(toolUseId ? { toolUseId } : {}),
+      ...(description ? { description } : {}),
+    };
+  },
+  permissionAnswer: (decision, request) =>
+    decision.behavior === 'allow'
+      ? { behavior: 'allow', updatedInput: decision.updatedInput ?? request.input }
+      : { behavior: 'deny', message: decision.message ?? 'The host denied this tool use.' },
+};
