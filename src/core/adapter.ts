@@ -123,6 +123,14 @@ export interface ProbeSpec {
   failedRunExit: 'non-zero' | 'zero';
 }
 
+/** How a CLI words a permission question and reads the answer (for `canUseTool`). */
+export interface PermissionCodec {
+  /** The question in the CLI's words; undefined when it is not one. */
+  request(body: unknown): PermissionRequest | undefined;
+  /** The answer the CLI expects for a decision. */
+  answer(decision: PermissionDecision, request: PermissionRequest): unknown;
+}
+
 /** What a live session (`coder.open()`) can do beyond sending turns. */
 export type LiveFeature = 'open' | 'steer' | 'interrupt' | 'setModel' | 'setPermissionMode';
 
@@ -147,10 +155,8 @@ export interface LiveSpec {
   interruptRequest?: unknown;
   setModelRequest?(model: string): unknown;
   setPermissionModeRequest?(mode: string): unknown;
-  /** A request from the CLI that asks whether a tool may run; undefined for any other request. */
-  permissionRequest(body: unknown): PermissionRequest | undefined;
-  /** The answer the CLI expects for a decision. */
-  permissionAnswer(decision: PermissionDecision, request: PermissionRequest): unknown;
+  /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
+  permission: PermissionCodec;
 }
 
 export interface AdapterSpec<P extends string = string> {
@@ -180,6 +186,11 @@ export interface AdapterSpec<P extends string = string> {
    */
   explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
   createTranslator(ctx: TranslatorContext): Translator;
+  /**
+   * For `canUseTool` on a one-shot run: the CLI calls a tool of the MCP bridge with its permission
+   * question and reads the decision from the tool's text (JSON of `answer()`).
+   */
+  permissionPromptTool?: PermissionCodec;
   /** The CLI's live mode, when it has one. */
   live?: LiveSpec;
 }

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../events.js';
-import { InvalidOptionsError } from '../errors.js';
+import { FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import type { ResolvedOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, Invocation, SessionTarget } from './adapter.js';
@@ -13,7 +13,9 @@ import { toJsonSchema } from './output-schema.js';
 import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
-import type { ToolBridge } from './tool-bridge.js';
+import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
+import type { PermissionPromptTool, ToolBridge } from './tool-bridge.js';
+import { permissionToolName } from './tool-names.js';
 import { unpassableToProcess } from './spawn.js';
 import { subtractUsage } from './usage.js';
 import { checkVersion } from './version.js';
@@ -136,13 +138,37 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     throw new InvalidOptionsError([`the working directory ${cwd} does not exist or is not a directory`], adapter.name);
   }
 
+  // canUseTool on a one-shot run: the CLI asks a tool of the bridge, which asks the callback.
+  let asking = 0;
+  const { canUseTool } = opts;
+  const codec = adapter.permissionPromptTool;
+  if (canUseTool && opts.tools?.some((tool) => tool.name === permissionToolName)) {
+    throw new InvalidOptionsError([`a tool may not be named ${permissionToolName} when canUseTool is set: the SDK serves its permission prompt under that name`], adapter.name);
+  }
+  if (canUseTool && !codec) throw new FeatureNotSupportedError(adapter.name, 'canUseTool', `${adapter.name} asks the host only in a live session: use coder.open().`);
+  const permissionPrompt: PermissionPromptTool | undefined = canUseTool && codec
+    ? {
+        async answer(args, signal) {
+          const request = codec.request(args);
+          if (!request) return JSON.stringify(codec.answer({ behavior: 'deny', message: 'The host could not read this permission request.' }, { toolName: '', input: {} }));
+          asking += 1;
+          try {
+            const timeoutMs = opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;
+            return JSON.stringify(codec.answer(await askPermission(canUseTool, request, { timeoutMs, signal, emit, raw: args }), request));
+          } finally {
+            asking -= 1;
+          }
+        },
+      }
+    : undefined;
+
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;
   try {
-    if (opts.tools?.length) {
-      // Loaded only for runs with custom tools: the MCP SDK is heavy.
+    if (opts.tools?.length || permissionPrompt) {
+      // Loaded only for runs with custom tools or canUseTool: the MCP SDK is heavy.
       const { startToolBridge } = await import('./tool-bridge.js');
-      toolBridge = await startToolBridge(opts.tools, opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal);
+      toolBridge = await startToolBridge(opts.tools ?? [], opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal, permissionPrompt);
     }
     const invocation = await adapter.buildInvocation({
       prompt: request.prompt,
@@ -168,6 +194,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       emit,
       onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
+      hostBusy: () => asking > 0,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;

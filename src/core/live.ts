@@ -349,7 +349,7 @@ export class LiveSession<P extends string = string> {
   }
 
   private async onRequest(body: unknown, signal: AbortSignal): Promise<unknown> {
-    const request = this.spec.permissionRequest(body);
+    const request = this.spec.permission.request(body);
     if (!request) throw new Error('this host does not answer that request');
     const turn = this.turn;
     const canUseTool = turn?.opts.canUseTool ?? this.opts.canUseTool;
@@ -363,7 +363,7 @@ export class LiveSession<P extends string = string> {
             raw: body,
           })
         : ({ behavior: 'deny', message: 'No canUseTool callback is set.' } as const);
-      return this.spec.permissionAnswer(decision, request);
+      return this.spec.permission.answer(decision, request);
     } finally {
       if (turn) turn.asking -= 1;
     }

@@ -5,6 +5,7 @@ import { buildClaudeInvocation, bypassAsRootMessage, validateClaudeOptions } fro
 import { claudeCapabilities, claudeInsteadHints } from './capabilities.js';
 import { claudeDocs } from './docs.js';
 import { claudeLive } from './live.js';
+import { claudePermission } from './permission.js';
 import { createClaudeTranslator } from './translate.js';
 
 /** Failures the CLI explains only on stderr, before any stdout record. */
@@ -48,5 +49,6 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   buildInvocation: buildClaudeInvocation,
   explainExit: explainClaudeExit,
   createTranslator: createClaudeTranslator,
+  permissionPromptTool: claudePermission,
   live: claudeLive,
 };

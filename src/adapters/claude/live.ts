@@ -7,6 +7,7 @@ import type { LiveSpec } from '../../core/adapter.js';
 import type { RpcDialect } from '../../core/channel.js';
 import { isJsonObject, stringOf } from '../../core/json.js';
 import { buildClaudeInvocation } from './argv.js';
+import { claudePermission } from './permission.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
@@ -56,19 +57,8 @@ export const claudeLive: LiveSpec = {
   interruptRequest: { subtype: 'interrupt' },
   setModelRequest: (model) => ({ subtype: 'set_model', model }),
   setPermissionModeRequest: (mode) => ({ subtype: 'set_permission_mode', mode }),
-  permissionRequest(body) {
-    if (!isJsonObject(body) || body.subtype !== 'can_use_tool') return undefined;
-    const toolUseId = stringOf(body.tool_use_id);
-    const description = stringOf(body.description);
-    return {
-      toolName: stringOf(body.tool_name) ?? '',
-      input: isJsonObject(body.input) ? body.input : {},
-      ...(toolUseId ? { toolUseId } : {}),
-      ...(description ? { description } : {}),
-    };
+  permission: {
+    request: (body) => (isJsonObject(body) && body.subtype === 'can_use_tool' ? claudePermission.request(body) : undefined),
+    answer: claudePermission.answer,
   },
-  permissionAnswer: (decision, request) =>
-    decision.behavior === 'allow'
-      ? { behavior: 'allow', updatedInput: decision.updatedInput ?? request.input }
-      : { behavior: 'deny', message: decision.message ?? 'The host denied this tool use.' },
 };
