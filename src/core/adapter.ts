@@ -147,8 +147,13 @@ export interface LiveSpec {
   dialect: RpcDialect;
   /** The long-lived command line (`ctx.prompt` is empty: prompts go over the channel). */
   buildInvocation(ctx: InvocationContext): Promise<Omit<Invocation, 'stdin'>>;
-  /** The message that starts a turn with `prompt` (also how a message is pushed into a running turn). */
-  userMessage(prompt: string): unknown;
+  /** The message that starts a turn with `prompt`; with `steerId`, one pushed into the running turn. */
+  userMessage(prompt: string, steerId?: string): unknown;
+  /**
+   * When a record says a pushed message (by its `steerId`) has started to run: a turn whose last
+   * record comes while a pushed message still waits goes on until that message has run too.
+   */
+  steerStarted?(record: unknown): string | undefined;
   /** Whether a record is the last of a turn. */
   endsTurn(record: unknown): boolean;
   /** Request bodies for the controls the protocol has. */

@@ -2,6 +2,7 @@
 // each has its own translator, events and RunResult, like a one-shot run. A turn can be interrupted
 // (the session goes on), a message pushed into it (steer); the model and permission mode can change
 // between turns. The CLI dying fails the running turn with a typed error and closes the session.
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { CliVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
@@ -44,6 +45,8 @@ interface Turn {
   callbackError?: { error: unknown };
   /** Permission questions waiting for canUseTool: no stall meanwhile. */
   asking: number;
+  /** Messages pushed with steer() that have not started to run yet. */
+  waitingSteers: Set<string>;
   lastActivity: number;
   finish(end: ChannelEnd | undefined): void;
 }
@@ -170,7 +173,9 @@ export class LiveSession<P extends string = string> {
     this.need('steer');
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
     if (!this.turn) throw new InvalidOptionsError(['steer() needs a running turn; use send() to start one']);
-    this.channel.write(this.spec.userMessage(prompt));
+    const id = randomUUID();
+    this.channel.write(this.spec.userMessage(prompt, id));
+    this.turn.waitingSteers.add(id);
   }
 
   /** Ends the running turn (`status: 'cancelled'`); the session goes on. No turn running: nothing happens. */
@@ -251,6 +256,7 @@ export class LiveSession<P extends string = string> {
       tracker,
       stoppedBy: undefined,
       asking: 0,
+      waitingSteers: new Set(),
       lastActivity: started,
       emit: (translated) => {
         const event = translated as CoderStreamEvent<P>;
@@ -345,7 +351,13 @@ export class LiveSession<P extends string = string> {
   private onMessage(record: unknown): void {
     const turn = this.turn;
     this.deliver(translateRecord(turn?.translator ?? this.idleTranslator, this.adapter.name, record));
-    if (turn && this.spec.endsTurn(record)) turn.finish(undefined);
+    if (!turn) return;
+    const steered = this.spec.steerStarted?.(record);
+    if (steered !== undefined) turn.waitingSteers.delete(steered);
+    if (!this.spec.endsTurn(record)) return;
+    if (turn.waitingSteers.size === 0) turn.finish(undefined);
+    // A pushed message still waits: it runs next, and its last record is the one that decides.
+    else turn.tracker.done = undefined;
   }
 
   private async onRequest(body: unknown, signal: AbortSignal): Promise<unknown> {

@@ -93,6 +93,40 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
     expect((await live.send('Next.').result).text).toBe('Still here.');
   });
 
+  describe('steer()', () => {
+    it('a message pushed while a tool runs joins the turn: the model sees it with the tool result, one RunResult', async () => {
+      const { model, opts } = await fake([{ toolCalls: [bash('sleep 3')] }, { text: 'Saw the steer.' }, { text: 'Next turn.' }]);
+      const live = await open({ ...opts, permissionPolicy: { allow: ['Bash'] } });
+      const turn = live.send('Run the tool.');
+      for await (const event of turn) if (event.type === 'tool_use') live.steer('STEERED: also mind the tests.');
+      // (One tool_use in this script, so one steer.)
+      expect(await turn.result).toMatchObject({ status: 'success', text: 'Saw the steer.' });
+      expect(JSON.stringify(messagesOf(model.requests[1]))).toContain('STEERED: also mind the tests.');
+      expect((await live.send('Again.').result).text).toBe('Next turn.');
+    });
+
+    it('a message pushed while the model writes runs right after, inside the same turn; the next send() is its own', async () => {
+      const { model, opts } = await fake([{ text: 'a slow answer streamed word by word', delayMs: 300 }, { text: 'Answer to the steer.' }, { text: 'Third.' }]);
+      const live = await open(opts);
+      const turn = live.send('Write slowly.');
+      let steered = false;
+      for await (const event of turn) {
+        if (event.type !== 'init' || steered) continue;
+        steered = true;
+        live.steer('STEERED while writing.');
+      }
+      expect(await turn.result).toMatchObject({ status: 'success', text: 'Answer to the steer.' });
+      expect(model.requests.some((request) => JSON.stringify(request.body).includes('STEERED while writing.'))).toBe(true);
+      expect(await live.send('And now?').result).toMatchObject({ status: 'success', text: 'Third.' });
+    });
+
+    it('steer() without a running turn is refused', async () => {
+      const { opts } = await fake([{ text: 'ok' }]);
+      const live = await open(opts);
+      expect(() => live.steer('nobody listens')).toThrow(/steer\(\) needs a running turn/);
+    });
+  });
+
   describe('canUseTool', () => {
     /** A turn whose model runs one Bash command, then answers with what it was told. */
     const toolTurn = (command: string) => fake([{ toolCalls: [bash(command, 'toolu_live_1')] }, { text: 'Done with the tool.' }]);

@@ -38,7 +38,7 @@ export const claudeLive: LiveSpec = {
   capabilities: {
     open: native('claude -p --input-format stream-json --output-format stream-json --verbose; a user line on stdin per turn'),
     interrupt: native('control_request interrupt: the turn ends, a running Bash command is killed by the CLI, the process stays'),
-    steer: native('a user line while the turn runs: while a tool runs it is added to the tool result; while the model writes text the CLI runs it as a turn of its own'),
+    steer: native('a user line (with a uuid) while the turn runs: while a tool runs the CLI adds it to the tool result; otherwise it runs right after, and the turn (one RunResult) lasts until it has'),
     setModel: native('control_request set_model (2.1.332 spends one model request checking the new model)'),
     setPermissionMode: native('control_request set_permission_mode (bypassPermissions only when launched with it)'),
   },
@@ -52,7 +52,10 @@ export const claudeLive: LiveSpec = {
     if (ctx.opts.canUseTool) args.push('--permission-prompt-tool=stdio');
     return env ? { args, env } : { args };
   },
-  userMessage: (prompt) => ({ type: 'user', message: { role: 'user', content: prompt } }),
+  // A uuid makes the CLI report the message's `command_lifecycle` (queued, started, completed).
+  userMessage: (prompt, steerId) => ({ type: 'user', ...(steerId ? { uuid: steerId } : {}), message: { role: 'user', content: prompt } }),
+  steerStarted: (record) =>
+    isJsonObject(record) && record.type === 'command_lifecycle' && record.state !== 'queued' ? stringOf(record.command_uuid) : undefined,
   endsTurn: (record) => isJsonObject(record) && record.type === 'result',
   interruptRequest: { subtype: 'interrupt' },
   setModelRequest: (model) => ({ subtype: 'set_model', model }),
