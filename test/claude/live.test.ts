@@ -126,6 +126,21 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
     expect((await live.send('Next.').result).text).toBe('Still here.');
   });
 
+  it('a live session can be resumed by a one-shot session, and a live process can continue a session', async () => {
+    const { model, opts } = await fake([{ text: 'Noted: quince.' }, { text: 'It was quince.' }, { text: 'Still quince.' }]);
+    const coder = createCoder(claudeAdapter, opts);
+    cleanupAfterTest(() => coder.close());
+    const live = await coder.open();
+    const first = await live.send('Remember quince.').result;
+    await live.close();
+    expect((await coder.resume(first.sessionId!).run('What was it?')).sessionId).toBe(first.sessionId);
+    expect(JSON.stringify(messagesOf(model.requests[1]))).toContain('Noted: quince.');
+    const again = await coder.open({}, { sessionId: first.sessionId! });
+    cleanupAfterTest(() => again.close());
+    expect(await again.send('And now?').result).toMatchObject({ status: 'success', sessionId: first.sessionId });
+    expect(JSON.stringify(messagesOf(model.requests[2]))).toContain('It was quince.');
+  });
+
   describe('steer()', () => {
     it('a message pushed while a tool runs joins the turn: the model sees it with the tool result, one RunResult', async () => {
       const { model, opts } = await fake([{ toolCalls: [bash('sleep 3')] }, { text: 'Saw the steer.' }, { text: 'Next turn.' }]);
