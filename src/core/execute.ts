@@ -1,24 +1,20 @@
 // One run of a CLI, from options to RunResult: the tool bridge, the invocation, the environment, the
 // version check, then the child (child-run.ts), then the outcome — and temp files removed however it ends.
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../events.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import type { ResolvedOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, Invocation, SessionTarget } from './adapter.js';
-import { buildEnv } from './env.js';
+import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { decideOutcome } from './outcome.js';
-import { toJsonSchema } from './output-schema.js';
 import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
 import type { PermissionPromptTool, ToolBridge } from './tool-bridge.js';
 import { permissionToolName } from './tool-names.js';
-import { unpassableToProcess } from './spawn.js';
 import { subtractUsage } from './usage.js';
-import { checkVersion } from './version.js';
 
 /** What a session remembers between its runs. */
 export interface SessionMemory {
@@ -133,10 +129,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     result({ status: 'cancelled', error: decideOutcome(adapter, opts, tracker, { exitCode: undefined, signal: undefined, stderrTail: '', stoppedBy: 'abort', stallTimeoutMs: 0 }).error, output: undefined, exitCode: undefined, signal: undefined, pid: undefined, cliVersion });
 
   if (opts.signal?.aborted) return cancelledBeforeStart(undefined);
-  // Spawning in a missing directory fails with ENOENT, which would read as a missing CLI.
-  if (!(await stat(cwd).then((info) => info.isDirectory(), () => false))) {
-    throw new InvalidOptionsError([`the working directory ${cwd} does not exist or is not a directory`], adapter.name);
-  }
+  await checkWorkingDirectory(adapter, cwd);
 
   // canUseTool on a one-shot run: the CLI asks a tool of the bridge, which asks the callback.
   let asking = 0;
@@ -170,21 +163,17 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       const { startToolBridge } = await import('./tool-bridge.js');
       toolBridge = await startToolBridge(opts.tools ?? [], opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal, permissionPrompt);
     }
-    const invocation = await adapter.buildInvocation({
+    const { invocation, env, executable, version, warning } = await prepareLaunch({
+      adapter,
+      build: (ctx) => adapter.buildInvocation(ctx),
       prompt: request.prompt,
       opts,
       session: request.session,
       cwd,
-      writeTempFile: (name, content) => temp.writeFile(name, content),
+      temp,
       coderStateDir: request.coderStateDir,
-      outputJsonSchema: opts.outputSchema ? toJsonSchema(opts.outputSchema) : undefined,
-      ...(toolBridge ? { toolBridge } : {}),
+      toolBridge,
     });
-    const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
-    const unpassable = unpassableToProcess(invocation.args, env);
-    if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
-    const executable = opts.executablePath ?? adapter.binary;
-    const { version, warning } = await checkVersion(adapter, executable, env, cwd);
     if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 

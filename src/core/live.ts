@@ -11,20 +11,18 @@ import type { RunResult } from '../result.js';
 import type { AdapterSpec, LiveFeature, LiveSpec, SessionTarget, Translator } from './adapter.js';
 import { DuplexChannel, describeEnd, type ChannelEnd } from './channel.js';
 import { DEFAULTS } from './child-run.js';
-import { buildEnv } from './env.js';
 import { EventStream } from './event-stream.js';
 import { decideOutcome, type ProcessEnd } from './outcome.js';
-import { toJsonSchema } from './output-schema.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
 import { STOP_STEPS } from './process-group.js';
 import { RunTracker } from './run-tracker.js';
 import type { RunStream } from './session.js';
-import { unpassableToProcess } from './spawn.js';
 import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
 import { nonJsonLine, translateRecord } from './translate-line.js';
 import { checkSupport, parseOptions } from './validate.js';
-import { compareVersions, checkVersion } from './version.js';
+import { compareVersions } from './version.js';
+import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
 const CONTROL_TIMEOUT_MS = 30_000;
@@ -86,6 +84,7 @@ export class LiveSession<P extends string = string> {
     checkSupport(adapter, opts, target);
     const spec = liveSpecOf(adapter);
     const cwd = resolve(opts.workingDirectory ?? host.cwd);
+    await checkWorkingDirectory(adapter, cwd);
     const temp = new TempDir('coderline-live-');
     const closing = new AbortController();
     let toolBridge: ToolBridge | undefined;
@@ -99,21 +98,17 @@ export class LiveSession<P extends string = string> {
         const { startToolBridge } = await import('./tool-bridge.js');
         toolBridge = await startToolBridge(opts.tools, closing.signal);
       }
-      const invocation = await spec.buildInvocation({
+      const { invocation, env, executable, version } = await prepareLaunch({
+        adapter,
+        build: (ctx) => spec.buildInvocation(ctx),
         prompt: '',
         opts,
         session: target,
         cwd,
-        writeTempFile: (name, content) => temp.writeFile(name, content),
+        temp,
         coderStateDir: host.coderStateDir,
-        outputJsonSchema: opts.outputSchema ? toJsonSchema(opts.outputSchema) : undefined,
-        ...(toolBridge ? { toolBridge } : {}),
+        toolBridge,
       });
-      const env = buildEnv({ inherited: process.env, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
-      const unpassable = unpassableToProcess(invocation.args, env);
-      if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
-      const executable = opts.executablePath ?? adapter.binary;
-      const { version } = await checkVersion(adapter, executable, env, cwd);
       if (version !== undefined && compareVersions(version, spec.minVersion) < 0) {
         throw new CliVersionError(adapter.name, version, `${spec.minVersion} and newer`, 'is older than the oldest version whose live mode is supported');
       }
