@@ -2,7 +2,7 @@
 // Copilot's bring-your-own-provider mode needs no GitHub token: COPILOT_PROVIDER_BASE_URL switches it on
 // and COPILOT_OFFLINE=true turns off auth, telemetry, MCP and update traffic.
 import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,12 +14,13 @@ export const copilotBinary = join(repoRoot, 'node_modules', '.bin', 'copilot');
 export const fakeCopilotModel = 'fake-model';
 
 /**
- * One HOME for every test run and recording: the first run unpacks ~235 MB of assets into
- * `$HOME/.cache/copilot`, which must happen once, not once per run. A fixed path (per user) is shared
- * by all test workers and survives between suites.
+ * One HOME for every test run and recording of this checkout: the first run unpacks ~235 MB of assets
+ * into `$HOME/.cache/copilot`, which must happen once, not once per run. It lives beside the pinned
+ * binary (node_modules/.cache), so two checkouts never unpack into the same folder at once, and it
+ * goes with the checkout.
  */
 export function copilotTestHome(): string {
-  const home = join(tmpdir(), `coderline-copilot-home-${userInfo().uid}`);
+  const home = join(repoRoot, 'node_modules', '.cache', 'coderline-copilot-home');
   mkdirSync(home, { recursive: true, mode: 0o700 });
   return home;
 }

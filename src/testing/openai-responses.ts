@@ -1,6 +1,6 @@
 // A fake OpenAI Responses API (`POST /v1/responses`, SSE) on the shared fake-server base, plus the
 // options that point the real `codex` binary at it with nothing leaving the machine.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -176,15 +176,18 @@ const FAKE_KEY_VAR = 'CODERLINE_FAKE_OPENAI_KEY';
 
 /**
  * Options that point the real `codex` at `server` through a custom provider (the CLI ignores
- * OPENAI_BASE_URL), in a private HOME/CODEX_HOME, with plugins and analytics off and retries bounded.
+ * OPENAI_BASE_URL), in a private HOME/CODEX_HOME and TMPDIR, with plugins and analytics off and retries
+ * bounded.
  */
 export function codexFakeOpts(server: FakeServer, options: CodexFakeOptions = {}): SharedStartOpts {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'coderline-codex-home-'));
+  const privateTmp = join(home, 'tmp');
+  mkdirSync(privateTmp, { recursive: true });
   const retries = options.retries ?? 0;
   const provider = `model_providers.${FAKE_PROVIDER_ID}`;
   return {
     model: options.model ?? 'gpt-5.5',
-    extraEnv: { HOME: home, CODEX_HOME: home, [FAKE_KEY_VAR]: 'sk-fake-test-key' },
+    extraEnv: { HOME: home, CODEX_HOME: home, TMPDIR: privateTmp, [FAKE_KEY_VAR]: 'sk-fake-test-key' },
     unsetEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'OPENAI_BASE_URL'],
     codexDisablePlugins: true,
     codexConfig: {
@@ -198,6 +201,10 @@ export function codexFakeOpts(server: FakeServer, options: CodexFakeOptions = {}
       [`${provider}.stream_idle_timeout_ms`]: options.streamIdleTimeoutMs ?? 5000,
       'analytics.enabled': false,
       check_for_update_on_startup: false,
+      // A sandboxed command that is killed leaves its mount targets (an empty `.git` among them) in every
+      // writable root; with /tmp among them, every other CLI would then take a working directory under
+      // /tmp for a git repository. The private TMPDIR stays writable instead.
+      'sandbox_workspace_write.exclude_slash_tmp': true,
     },
   };
 }

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { createCoder, run, type CoderStreamEvent, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
-import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 
 
@@ -254,26 +254,25 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
 
     it('abort during a running tool → cancelled, the tool\'s process is gone too', async () => {
       // The Bash tool refuses a plain long `sleep`, and -p mode rejects interpreters it would ask about.
-      const { opts } = await fake([{ toolCalls: [bash('timeout 41 tail -f /dev/null')] }, { text: 'never' }]);
+      // The tool's process is named by a marker of this test's own, so no other test's process is seen.
+      const marker = uniqueMarker('claude-abort');
+      cleanupAfterTest(() => killMarked(marker));
+      const { opts } = await fake([{ toolCalls: [bash(`exec -a ${marker} tail -f /dev/null`)] }, { text: 'never' }]);
       const controller = new AbortController();
-      let toolWasRunning = false;
+      let toolRan: Promise<boolean> | undefined;
       const result = await run(claudeAdapter, 'Sleep', {
         ...opts,
         permissionPolicy: { allow: ['Bash'] },
         signal: controller.signal,
         onEvent: (event) => {
-          if (event.type !== 'tool_use') return;
-          setTimeout(() => {
-            toolWasRunning = pidsMatching('tail -f /dev/null').length > 0;
-            controller.abort();
-          }, 1000);
+          if (event.type === 'tool_use') toolRan ??= markedProcessStarts(marker).finally(() => controller.abort());
         },
       });
       expect(result.status).toBe('cancelled');
       expect(result.error?.code).toBe('aborted');
-      expect(toolWasRunning).toBe(true);
+      expect(await toolRan).toBe(true);
       expect(isGroupAlive(result.pid!)).toBe(false);
-      expect(pidsMatching('tail -f /dev/null')).toEqual([]);
+      expect(pidsWithMarker(marker)).toEqual([]);
     });
   });
 

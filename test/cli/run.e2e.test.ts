@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CoderStreamEvent } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
-import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { coderline, repoRoot, sandboxInvocation, startCoderline } from './command.js';
 import { waitFor } from '../support/wait.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
@@ -116,10 +116,11 @@ describe('coderline run (real claude, fake model server)', () => {
 
   // SIGINT is Ctrl-C; SIGTERM is what a cancelled CI job sends.
   it.each(['SIGINT', 'SIGTERM'] as const)('%s while a tool runs: exit 130, the CLI and its tool are gone', async (signal) => {
-    const marker = `timeout ${signal === 'SIGINT' ? 47 : 48} tail -f /dev/null`;
-    const { env, flags } = await fake([{ toolCalls: [bash(marker)] }, { text: 'never' }]);
+    const marker = uniqueMarker(`cli-${signal}`);
+    cleanupAfterTest(() => killMarked(marker));
+    const { env, flags } = await fake([{ toolCalls: [bash(`exec -a ${marker} tail -f /dev/null`)] }, { text: 'never' }]);
     const command = startCoderline(['run', '--cli', 'claude', ...flags, '--allow', 'Bash', '--json', 'Wait'], { env });
-    await waitFor(() => command.stderrSoFar().includes('tool Bash') && pidsMatching(marker).length > 0, 30_000);
+    await waitFor(() => command.stderrSoFar().includes('tool Bash') && pidsWithMarker(marker).length > 0, 30_000);
     command.child.kill(signal);
     const result = await command.done;
 
@@ -127,7 +128,7 @@ describe('coderline run (real claude, fake model server)', () => {
     const parsed = JSON.parse(result.stdout) as { status: string; pid: number; error: { code: string } };
     expect(parsed).toMatchObject({ status: 'cancelled', error: { code: 'aborted' } });
     expect(isGroupAlive(parsed.pid)).toBe(false);
-    expect(pidsMatching(marker)).toEqual([]);
+    expect(pidsWithMarker(marker)).toEqual([]);
   });
 });
 

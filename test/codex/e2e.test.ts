@@ -9,8 +9,9 @@ import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
 import type { OneShotOpts, SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, streamClosedStep, type FakeEnvOptions, type FakeModel, type Script } from '../../src/testing/index.js';
-import { isGroupAlive } from '../support/processes.js';
+import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { ofType } from '../support/events.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 
 const fakes: FakeModel[] = [];
 afterEach(async () => {
@@ -223,7 +224,8 @@ describe('codex e2e (real binary)', () => {
   it('no model server at all: the CLI waits for the network silently → stalled, no process left', async () => {
     const { fake, opts } = await setup([{ text: 'never' }]);
     await fake.stopServer();
-    const result = await run(codexAdapter, 'Hi.', { ...opts, stallTimeoutMs: 2_000, collectEvents: true });
+    // Long enough for a slow start on a loaded machine: the stall must come after the network wait began.
+    const result = await run(codexAdapter, 'Hi.', { ...opts, stallTimeoutMs: 8_000, collectEvents: true });
     expect(ofType(result.events, 'progress').some((event) => event.kind === 'retry' && event.message?.includes('waiting for network'))).toBe(true);
     expect(result.status).toBe('stalled');
     expect(isGroupAlive(result.pid!)).toBe(false);
@@ -243,6 +245,28 @@ describe('codex e2e (real binary)', () => {
     expect(result.status).toBe('cancelled');
     expect(result.sessionId).toBeDefined();
     expect(isGroupAlive(result.pid!)).toBe(false);
+  });
+
+  it('abort during a sandboxed command: the command is gone, and the sandbox leaves its mount targets in the private TMPDIR, not /tmp', async () => {
+    const marker = uniqueMarker('codex-abort');
+    cleanupAfterTest(() => killMarked(marker));
+    const { opts } = await setup([{ toolCalls: [{ name: 'exec_command', input: { cmd: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
+    const controller = new AbortController();
+    let commandRan: Promise<boolean> | undefined;
+    const result = await run(codexAdapter, 'Sleep.', {
+      ...opts,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'tool_use') commandRan ??= markedProcessStarts(marker).finally(() => controller.abort());
+      },
+    });
+    expect(result.status).toBe('cancelled');
+    expect(await commandRan).toBe(true);
+    expect(isGroupAlive(result.pid!)).toBe(false);
+    expect(pidsWithMarker(marker)).toEqual([]);
+    // A killed sandbox leaves an empty `.git` in each writable root; under /tmp it would make every
+    // other CLI take a working directory there for a git repository.
+    expect(existsSync(join(opts.extraEnv!.TMPDIR!, '.git'))).toBe(true);
   });
 
   it('maxTurns is refused up front (the CLI has no limit to pass it to)', async () => {

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { createCoder, FeatureNotSupportedError, run } from '../../src/index.js';
@@ -14,7 +14,6 @@ import { assembledDeltas } from './replay.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
 import { ofType } from '../support/events.js';
-import { unpackCopilot } from '../support/pinned-clis.js';
 
 interface Setup {
   fake: FakeModel;
@@ -43,8 +42,6 @@ const toolNames = (request: RecordedRequest | undefined) => (body(request).tools
 
 const bash = (command: string, description = 'run it') => ({ name: 'bash', input: { command, description } });
 describe('copilot end to end (real binary, fake model)', () => {
-  beforeAll(unpackCopilot, 120_000);
-
   it('streams text deltas, returns the answer and session id; the prompt went on stdin; onRawLine saw every line', async () => {
     const { fake, opts } = await setup([{ text: 'Hello from the fake model.', usage: { inputTokens: 123, cachedInputTokens: 7, outputTokens: 45, reasoningTokens: 3 } }]);
     const lines: string[] = [];

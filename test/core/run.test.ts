@@ -14,7 +14,7 @@ import {
   type Usage,
 } from '../../src/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
-import { isGroupAlive, isProcessAlive, pidsMatching } from '../support/processes.js';
+import { isGroupAlive, isProcessAlive, pidsWithMarker, uniqueSeconds } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = fakeAdapter();
@@ -208,12 +208,13 @@ describe('run() when things go wrong', () => {
     const dir = mkdtempSync(join(tmpdir(), 'coderline-test-'));
     const cli = join(dir, 'leaves-a-child');
     // `sleep` inherits stdout: the pipe stays open after the version line and the shell's exit.
-    writeFileSync(cli, `#!/bin/sh\nif [ "$1" = --version ]; then echo "fake-cli 1.2.0"; sleep 41.25 & exit 0; fi\nexec "${fake.binary}" "$@"\n`, { mode: 0o755 });
+    const seconds = uniqueSeconds(41);
+    writeFileSync(cli, `#!/bin/sh\nif [ "$1" = --version ]; then echo "fake-cli 1.2.0"; sleep ${seconds} & exit 0; fi\nexec "${fake.binary}" "$@"\n`, { mode: 0o755 });
     const started = Date.now();
     const result = await run(fake, 'x', { ...script([done()]), executablePath: cli });
     expect(result).toMatchObject({ status: 'success', cliVersion: '1.2.0' });
     expect(Date.now() - started).toBeLessThan(10_000);
-    await waitFor(() => pidsMatching('sleep 41.25').length === 0);
+    await waitFor(() => pidsWithMarker(seconds).length === 0);
   });
 
   it('checks the version: older fails, newer warns', async () => {

@@ -72,17 +72,17 @@ describe('sessions', () => {
 
 describe('stream()', () => {
   it('yields events while the CLI runs and exposes the result', async () => {
-    const session = createCoder(fake, script([{ out: { type: 'message', text: 'a', delta: true } }, { sleep: 100 }, { out: { type: 'message', text: 'b', delta: true } }, done('ab')])).start();
+    const session = createCoder(fake, script([{ out: { type: 'message', text: 'a', delta: true } }, { sleep: 1_000 }, { out: { type: 'message', text: 'b', delta: true } }, done('ab')])).start();
     const stream = session.stream('go');
     const seen: Array<[string, number, number]> = [];
     for await (const event of stream) seen.push([event.type, Date.now(), event.ts]);
     const result = await stream.result;
     expect(seen.map(([type]) => type)).toEqual(['message', 'message', 'done']);
     // The first delta arrived before the CLI slept: events are not held until the end, and their
-    // timestamps say when each came.
-    expect(seen[1]![1] - seen[0]![1]).toBeGreaterThanOrEqual(80);
-    expect(seen[1]![2] - seen[0]![2]).toBeGreaterThanOrEqual(80);
-    expect(Math.abs(seen[0]![2] - seen[0]![1])).toBeLessThan(50);
+    // timestamps say when each came (bounds loose enough for a loaded machine, tight enough to tell).
+    expect(seen[1]![1] - seen[0]![1]).toBeGreaterThanOrEqual(500);
+    expect(seen[1]![2] - seen[0]![2]).toBeGreaterThanOrEqual(500);
+    expect(Math.abs(seen[0]![2] - seen[0]![1])).toBeLessThan(5_000);
     expect(result.text).toBe('ab');
   });
 
@@ -112,15 +112,17 @@ describe('stream()', () => {
 
 describe('stream() with a consumer slower than the CLI', () => {
   it('keeps the CLI from writing far ahead of the consumer, and its wait is no stall', async () => {
-    // ~1 MB of lines: far more than the SDK lets wait for a consumer, so the CLI must wait for it.
-    const session = createCoder(fake, { ...script([{ lines: 20_000 }, { stamp: 1 }, done()]), stallTimeoutMs: 300 }).start();
+    // ~1 MB of lines: far more than the SDK lets wait for a consumer, so the CLI must wait for it. The
+    // consumer sleeps twice the stall timeout, which is still long enough that a loaded machine's
+    // pauses do not pass for a stall.
+    const session = createCoder(fake, { ...script([{ lines: 20_000 }, { stamp: 1 }, done()]), stallTimeoutMs: 1_500 }).start();
     const stream = session.stream('go');
     let wokeAt = 0;
     let writtenBy = 0;
     for await (const event of stream) {
       if (event.type !== 'message') continue;
       if (wokeAt === 0) {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
         wokeAt = Date.now();
       }
       if (event.text.startsWith('written by ')) writtenBy = Number(event.text.slice('written by '.length));

@@ -10,7 +10,7 @@ import { piAdapter } from '../../src/adapters/pi/index.js';
 import { createCoder, run, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
-import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { waitFor } from '../support/wait.js';
 
@@ -149,7 +149,9 @@ describe('pi end to end (real binary, fake model)', () => {
 
   it('a hung server: stalled, and no process is left', async () => {
     const { fake, opts } = await setup([{ kind: 'hang', after: 'headers' }]);
-    const result = await run(piAdapter, 'Hi.', { ...opts, stallTimeoutMs: 2_500 });
+    // pi on Node 22 can be silent for seconds while it starts on a loaded machine: the stall timeout
+    // leaves room for that, so the stall is the hung request's.
+    const result = await run(piAdapter, 'Hi.', { ...opts, stallTimeoutMs: 8_000 });
     expect(result.status).toBe('stalled');
     expect(result.error?.code).toBe('stalled');
     expect(fake.requests).toHaveLength(1);
@@ -173,34 +175,40 @@ describe('pi end to end (real binary, fake model)', () => {
   // SIGTERM/SIGHUP; the abort's SIGINT kills pi first. The core finds the leader's descendants
   // before signalling, so the command is stopped too.
   it('abort during a running bash command: the command is stopped too', async () => {
-    const marker = `coderline-pi-sleep-${process.pid}`;
-    cleanupAfterTest(async () => {
-      for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
-    });
+    const marker = uniqueMarker('pi-sleep');
+    cleanupAfterTest(() => killMarked(marker));
     const { opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
     const controller = new AbortController();
+    let commandRan: Promise<boolean> | undefined;
     const result = await run(piAdapter, 'Sleep.', {
       ...opts,
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === 'tool_use') setTimeout(() => controller.abort(), 300);
+        if (event.type === 'tool_use') commandRan ??= markedProcessStarts(marker).finally(() => controller.abort());
       },
     });
     expect(result.status).toBe('cancelled');
+    expect(await commandRan).toBe(true);
     expect(isGroupAlive(result.pid!)).toBe(false);
-    await waitFor(() => pidsMatching(marker).length === 0, 3_000);
+    await waitFor(() => pidsWithMarker(marker).length === 0, 10_000);
   });
 
   it('stall during a running bash command: pi gets SIGTERM and stops the command itself', async () => {
-    const marker = `coderline-pi-stall-${process.pid}`;
-    cleanupAfterTest(async () => {
-      for (const pid of pidsMatching(marker)) process.kill(pid, 'SIGKILL');
-    });
+    const marker = uniqueMarker('pi-stall');
+    cleanupAfterTest(() => killMarked(marker));
     const { opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: `exec -a ${marker} sleep 30` } }] }, { text: 'never' }]);
-    const result = await run(piAdapter, 'Sleep.', { ...opts, stallTimeoutMs: 1_500 });
+    let commandRan: Promise<boolean> | undefined;
+    const result = await run(piAdapter, 'Sleep.', {
+      ...opts,
+      stallTimeoutMs: 8_000,
+      onEvent: (event) => {
+        if (event.type === 'tool_use') commandRan ??= markedProcessStarts(marker);
+      },
+    });
     expect(result.status).toBe('stalled');
+    expect(await commandRan).toBe(true);
     expect(isGroupAlive(result.pid!)).toBe(false);
-    await waitFor(() => pidsMatching(marker).length === 0, 3_000);
+    await waitFor(() => pidsWithMarker(marker).length === 0, 10_000);
   });
 
   it('sessions: a second turn resumes, resumeLatest continues, fork copies the history into a new id', async () => {

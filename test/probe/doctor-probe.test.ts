@@ -11,6 +11,7 @@ const pinnedPath = pathWithNode22(`${join(repoRoot, 'node_modules', '.bin')}:${p
 const env = { ...process.env, PATH: pinnedPath };
 
 describe('coderline doctor --probe', () => {
+  // Four CLIs' canaries one after another: minutes on a loaded machine.
   it('reports no drift for any of the four pinned CLIs, and exits 0', async () => {
     const result = await coderline(['doctor', '--probe', '--json'], { env });
     expect(result.stderr).toBe('');
@@ -29,7 +30,7 @@ describe('coderline doctor --probe', () => {
         ['auth_error', 'error', 'auth'],
       ]);
     }
-  });
+  }, 300_000);
 
   it('probes only the CLI given with --cli, and says so in text', async () => {
     const result = await coderline(['doctor', '--probe', '--cli', 'codex'], { env });

@@ -1,7 +1,9 @@
 // Runs once before the suite: prepares what the real-CLI tests need (see each setup's comment).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -18,6 +20,28 @@ function installNode22ForPi(): void {
   execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-export default async function setup(): Promise<void> {
+/**
+ * One private temp folder per run of the suite, for the tests and every CLI they start (workers
+ * inherit TMPDIR): two checkouts tested at once never share a temp path, and what a CLI leaves
+ * behind (a killed Codex sandbox's mount targets, say) cannot change how another CLI sees its
+ * working directory. Removed when the suite ends.
+ */
+function privateTempFolder(): () => void {
+  const folder = mkdtempSync(join(tmpdir(), 'coderline-suite-'));
+  process.env.TMPDIR = folder;
+  return () => rmSync(folder, { recursive: true, force: true });
+}
+
+/**
+ * The first copilot run in a HOME unpacks ~235 MB of assets. Done here, once per checkout and before
+ * any worker starts, so no two test files unpack into the same HOME at the same moment.
+ */
+function unpackCopilot(): void {
+  execFileSync(copilotBinary, ['--version'], { env: { ...process.env, HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' }, stdio: 'ignore' });
+}
+
+export default function setup(): () => void {
   installNode22ForPi();
+  unpackCopilot();
+  return privateTempFolder();
 }

@@ -1,7 +1,6 @@
 // The suite runs the pinned CLIs from node_modules/.bin (on PATH under npm test and npx). pi 1.x also
 // needs Node 22, which the global setup installs apart: this adds it to the options of a pi run.
 import type { SharedStartOpts } from '../../src/index.js';
-import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
 import { pathWithNode22 } from '../../src/testing/pi-env.js';
 
 export function withPinnedRuntime(cli: string, opts: SharedStartOpts): SharedStartOpts {
@@ -9,8 +8,3 @@ export function withPinnedRuntime(cli: string, opts: SharedStartOpts): SharedSta
   return { ...opts, extraEnv: { ...opts.extraEnv, PATH: pathWithNode22() } };
 }
 
-/** The first copilot run in a HOME unpacks ~235 MB: done once per test file, outside the timed tests. */
-export async function unpackCopilot(): Promise<void> {
-  const { execa } = await import('execa');
-  await execa(copilotBinary, ['--version'], { env: { HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' } });
-}

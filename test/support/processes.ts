@@ -1,39 +1,82 @@
-// Process checks for tests: is anything of a run's process group still alive?
+// Process checks for tests. The table comes from `ps` (procps on Linux, BSD ps on macOS), never from
+// /proc alone, so a "nothing is left" check cannot pass vacuously where /proc does not exist: if the
+// table cannot be read, the check throws. Every check looks at one run's own processes — its group, a
+// pid it reported, or a marker unique to the test — never at a command string other tests may use too.
+import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { waitFor } from './wait.js';
+
+interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  zombie: boolean;
+  args: string;
+}
+
+/** Every process on the machine, as `ps` lists it (zombies included, flagged). */
+export function processTable(): ProcessEntry[] {
+  const listing = spawnSync('ps', ['-axww', '-o', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' });
+  if (listing.status !== 0 || !listing.stdout) throw new Error(`cannot read the process table: ${listing.stderr || listing.error?.message || 'ps printed nothing'}`);
+  const table: ProcessEntry[] = [];
+  for (const line of listing.stdout.split('\n')) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/.exec(line);
+    if (!match) continue;
+    const [, pid, ppid, pgid, stat, args] = match;
+    table.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: stat!.startsWith('Z'), args: args ?? '' });
+  }
+  if (!table.some((entry) => entry.pid === process.pid)) throw new Error('the process table does not list this process: cannot trust it');
+  return table;
+}
 
 /** True while any process of the group led by `pgid` exists (zombies, which have exited, do not count). */
 export function isGroupAlive(pgid: number): boolean {
-  const listing = spawnSync('ps', ['-o', 'stat=', '--pgid', String(pgid)], { encoding: 'utf8' }).stdout;
-  return listing.split('\n').some((state) => state.trim() !== '' && !state.trim().startsWith('Z'));
+  return processTable().some((entry) => entry.pgid === pgid && !entry.zombie);
 }
 
 export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A zombie has exited: it only waits to be reaped.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
+  return processTable().some((entry) => entry.pid === pid && !entry.zombie);
+}
+
+declare const markerBrand: unique symbol;
+/** A string no other test, worker or checkout uses: made only by `uniqueMarker()`. */
+export type Marker = string & { readonly [markerBrand]: true };
+
+/**
+ * A marker for a test to put in a command line (e.g. `exec -a <marker> sleep 30`), unique across
+ * workers and concurrent checkouts: the pid of this worker plus random bits.
+ */
+export function uniqueMarker(label: string): Marker {
+  return `coderline-${label}-${process.pid}-${randomBytes(4).toString('hex')}` as Marker;
+}
+
+/**
+ * A number of seconds unique to the caller (`base` plus random decimals), for commands that take no
+ * free-form argument: `sleep ${uniqueSeconds(41)}` is found again by that exact text.
+ */
+export function uniqueSeconds(base: number): Marker {
+  return `${base}.${String(randomBytes(4).readUInt32BE()).padStart(10, '0')}` as Marker;
+}
+
+/** Pids of live processes whose command line contains `marker`. */
+export function pidsWithMarker(marker: Marker): number[] {
+  return processTable()
+    .filter((entry) => !entry.zombie && entry.pid !== process.pid && entry.args.includes(marker))
+    .map((entry) => entry.pid);
+}
+
+/** Kills what a test's marker still finds (a cleanup for a test that failed before its run stopped). */
+export function killMarked(marker: Marker): void {
+  for (const pid of pidsWithMarker(marker)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
   }
 }
 
-/** Pids of live processes whose command line contains `needle` (for leak checks by name). */
-export function pidsMatching(needle: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes(needle) && isProcessAlive(Number(entry))) pids.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
+/** Resolves true once a process with `marker` runs, false if none does within `timeoutMs`. */
+export function markedProcessStarts(marker: Marker, timeoutMs = 30_000): Promise<boolean> {
+  return waitFor(() => pidsWithMarker(marker).length > 0, timeoutMs).then(() => true, () => false);
 }

@@ -55,6 +55,8 @@ describe('tool bridge wiring', () => {
       '-c', `mcp_servers.coderline.url="${bridge.url}"`,
       '-c', 'mcp_servers.coderline.bearer_token_env_var="CODERLINE_TOOL_BRIDGE_SECRET"',
       '-c', 'mcp_servers.coderline.default_tools_approval_mode="approve"',
+      '-c', 'mcp_servers.coderline.required=true',
+      '-c', 'mcp_servers.coderline.startup_timeout_sec=60',
     ]));
     expect(env).toEqual({ CODERLINE_TOOL_BRIDGE_SECRET: bridge.secret });
     expect(args.join(' ')).not.toContain(bridge.secret);

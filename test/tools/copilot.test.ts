@@ -3,15 +3,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { run, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { abortWhileHandlerRuns, bridgeUrlOfCliIn, flakyTool, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { ofType } from '../support/events.js';
-import { unpackCopilot } from '../support/pinned-clis.js';
-
 
 async function setup(script: Script): Promise<{ fake: FakeModel; opts: SharedStartOpts; cwd: string }> {
   const fake = await startFakeModel({ api: 'openai-chat', script });
@@ -27,8 +25,6 @@ function toolMessagesSent(fake: FakeModel, index: number): string {
   return JSON.stringify(messages.filter((message) => message.role === 'tool'));
 }
 describe('custom tools with copilot (real binary)', () => {
-  beforeAll(unpackCopilot, 120_000);
-
   it('the model calls the tool: the handler gets the parsed input, the result reaches the model, events use the tool\'s name', async () => {
     const { fake, opts } = await setup([callTool('lookup_ticket', { id: '42' }), { text: 'Ticket 42 is open.' }]);
     const calls: Parameters<typeof ticketTool>[0] = [];

@@ -5,7 +5,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { tool, type RunResult, type Tool, type ToolCallContext } from '../../src/index.js';
-import { isGroupAlive, pidsMatching } from '../support/processes.js';
+import { isGroupAlive, processTable } from '../support/processes.js';
 
 export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
   let resolve!: (value: T) => void;
@@ -15,11 +15,13 @@ export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } 
 
 /**
  * The tool bridge URL a running CLI was given, found from the CLI process working in `cwd`: in its
- * argv (Codex) or in the MCP config file its argv names (Claude, Copilot).
+ * argv (Codex) or in the MCP config file its argv names (Claude, Copilot). The working directory is the
+ * test's own, so no other test's CLI is taken for this one.
  */
 export function bridgeUrlOfCliIn(cwd: string): string {
   const found = new Set<string>();
-  for (const pid of [...pidsMatching('mcp_servers.coderline.url'), ...pidsMatching('-mcp-config'), ...pidsMatching('tool-bridge.json')]) {
+  const candidates = processTable().filter(({ args }) => ['mcp_servers.coderline.url', '-mcp-config', 'tool-bridge.json'].some((needle) => args.includes(needle)));
+  for (const { pid } of candidates) {
     try {
       if (realpathSync(`/proc/${pid}/cwd`) !== realpathSync(cwd)) continue;
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');

@@ -22,7 +22,10 @@ export const toolBridgeSecretVar = 'CODERLINE_TOOL_BRIDGE_SECRET';
 
 /**
  * The run's tool bridge as a streamable HTTP MCP server. `exec` cannot ask anyone, so without an
- * approval default Codex refuses every MCP call ("user cancelled MCP tool call").
+ * approval default Codex refuses every MCP call ("user cancelled MCP tool call"). A server whose
+ * handshake outlasts its start-up timeout (10 s by default: seen on a loaded machine) is dropped
+ * silently and the model is offered none of the caller's tools; `required` makes that a failed run
+ * that says so, and the longer timeout leaves a busy host time to answer.
  */
 function toolBridgeConfig(bridge: ToolBridgeInfo): Record<string, ConfigValue> {
   const server = `mcp_servers.${bridge.name}`;
@@ -30,6 +33,8 @@ function toolBridgeConfig(bridge: ToolBridgeInfo): Record<string, ConfigValue> {
     [`${server}.url`]: bridge.url,
     [`${server}.bearer_token_env_var`]: toolBridgeSecretVar,
     [`${server}.default_tools_approval_mode`]: 'approve',
+    [`${server}.required`]: true,
+    [`${server}.startup_timeout_sec`]: 60,
   };
 }
 

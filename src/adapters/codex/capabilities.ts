@@ -23,7 +23,7 @@ export const codexCapabilities: CapabilityTable = {
   // The first developer message of every request is the base prompt; this file replaces it.
   systemPrompt: { level: 'native', how: '-c model_instructions_file="<tempfile>" (replaces the base instructions)' },
   appendSystemPrompt: { level: 'native', how: '-c developer_instructions="<text>" (an extra developer message)' },
-  tools: { level: 'native', how: '-c mcp_servers.coderline.{url, bearer_token_env_var, default_tools_approval_mode="approve"} (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret)' },
+  tools: { level: 'native', how: '-c mcp_servers.coderline.{url, bearer_token_env_var, default_tools_approval_mode="approve", required=true, startup_timeout_sec=60} (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret)' },
   codexConfig: { level: 'native', how: '-c <key>=<value>, once per key (strings TOML-quoted)' },
   // `--image FILE` takes several values and would swallow the `-` that reads the prompt from stdin.
   codexImages: { level: 'native', how: '--image=<file>, once per image' },
