@@ -19,8 +19,7 @@ import {
 } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
-import { spawnSync } from 'node:child_process';
-import { isGroupAlive } from '../support/processes.js';
+import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 async function fake(script: Script, requestTimeoutMs?: number): Promise<{ model: FakeModel; opts: OneShotOpts; workDir: string }> {
@@ -48,20 +47,6 @@ function toolResultsIn(request: RecordedRequest | undefined): Array<{ tool_use_i
 const textOf = (content: unknown): string => (typeof content === 'string' ? content : JSON.stringify(content));
 /** Model calls only: 2.1.332 checks a new model with a one-token request of its own. */
 const turnRequests = (model: FakeModel) => model.requests.filter((request) => (request.body as { max_tokens?: number }).max_tokens !== 1);
-
-/**
- * Command lines of the live processes below `pid` (the session's own tree only: claude runs each Bash
- * command in a process group of its own, so the group alone would not find them).
- */
-function commandsBelow(pid: number): string[] {
-  const rows = spawnSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' }).stdout.split('\n').map((line) => /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line)).filter((m) => m !== null);
-  const below = new Set([pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [, child, parent] of rows) if (below.has(Number(parent)) && !below.has(Number(child))) grew = Boolean(below.add(Number(child)));
-  }
-  return rows.filter(([, child, , stat]) => below.has(Number(child)) && Number(child) !== pid && !stat!.startsWith('Z')).map(([, , , , args]) => args!);
-}
 
 describe('claude live session (real binary, fake Anthropic server)', () => {
   it('two turns in one process: same pid, the second request carries the first turn, events and raw lines per turn', async () => {
@@ -98,19 +83,20 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
   });
 
   it('interrupt() during a running shell command stops the command; the session goes on', async () => {
-    const marker = `coderline-live-${process.pid}-${Date.now()}`;
+    const marker = uniqueMarker('claude-live-interrupt');
+    cleanupAfterTest(() => killMarked(marker));
     // The Bash tool refuses a plain long `sleep`; `timeout … tail -f` is a long command it runs.
     const { opts, workDir } = await fake([{ toolCalls: [bash(`touch ${marker} && timeout 47 tail -f ${marker}; touch after.txt`)] }, { text: 'Next.' }]);
     const live = await open({ ...opts, permissionPolicy: { allow: ['Bash'] } });
-    const running = () => commandsBelow(live.pid!).some((command) => command.includes(marker));
     const turn = live.send('Run it.');
     for await (const event of turn) {
       if (event.type !== 'tool_use') continue;
-      await waitFor(running);
+      expect(await markedProcessStarts(marker)).toBe(true);
       await live.interrupt();
     }
     expect((await turn.result).status).toBe('cancelled');
-    await waitFor(() => !running());
+    // claude runs each Bash command in a process group of its own: found by the test's marker.
+    await waitFor(() => pidsWithMarker(marker).length === 0);
     expect(existsSync(join(workDir, 'after.txt'))).toBe(false);
     expect((await live.send('Go on.').result)).toMatchObject({ status: 'success', text: 'Next.', pid: live.pid });
   });
