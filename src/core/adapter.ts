@@ -144,11 +144,15 @@ export interface LiveSpec {
   minVersion: string;
   /** Run options this CLI takes only on its command line: fixed at `open()`, refused by `send()`. */
   launchOnly: readonly FeatureName[];
+  /** Options the CLI honours in one-shot runs but not in its live mode. */
+  notLive?: readonly FeatureName[];
   dialect: RpcDialect;
   /** The long-lived command line (`ctx.prompt` is empty: prompts go over the channel). */
   buildInvocation(ctx: InvocationContext): Promise<Omit<Invocation, 'stdin'>>;
   /** The message that starts a turn with `prompt`; with `steerId`, one pushed into the running turn. */
   userMessage(prompt: string, steerId?: string): unknown;
+  /** The CLI answers a user message like a request (a refusal fails the turn) rather than only acting on it. */
+  userMessageIsRequest?: boolean;
   /**
    * When a record says a pushed message (by its `steerId`) has started to run: a turn whose last
    * record comes while a pushed message still waits goes on until that message has run too.
@@ -158,7 +162,7 @@ export interface LiveSpec {
   endsTurn(record: unknown): boolean;
   /** Request bodies for the controls the protocol has. */
   interruptRequest?: unknown;
-  setModelRequest?(model: string): unknown;
+  setModelRequest?(model: string, opts: ResolvedOpts): unknown;
   setPermissionModeRequest?(mode: string): unknown;
   /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
   permission: PermissionCodec;

@@ -54,6 +54,11 @@ function liveSpecOf(adapter: AdapterSpec): LiveSpec {
   return adapter.live;
 }
 
+function checkLiveSupport(adapter: AdapterSpec, spec: LiveSpec, opts: ResolvedOpts): void {
+  const missing = requestedFeatures(opts).find((feature) => spec.notLive?.includes(feature));
+  if (missing) throw new FeatureNotSupportedError(adapter.name, missing, `${adapter.name} honours ${missing} in one-shot runs only: use start() or run() for it.`);
+}
+
 export class LiveSession<P extends string = string> {
   private turn: Turn | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -83,6 +88,7 @@ export class LiveSession<P extends string = string> {
     const opts = parseOptions(optionSchemas().oneShotOptsSchema, options, `${adapter.name} live session options`);
     checkSupport(adapter, opts, target);
     const spec = liveSpecOf(adapter);
+    checkLiveSupport(adapter, spec, opts);
     const cwd = resolve(opts.workingDirectory ?? host.cwd);
     await checkWorkingDirectory(adapter, cwd);
     const temp = new TempDir('coderline-live-');
@@ -169,8 +175,9 @@ export class LiveSession<P extends string = string> {
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
     if (!this.turn) throw new InvalidOptionsError(['steer() needs a running turn; use send() to start one']);
     const id = randomUUID();
-    this.channel.write(this.spec.userMessage(prompt, id));
-    this.turn.waitingSteers.add(id);
+    this.sendUserMessage(this.spec.userMessage(prompt, id), this.turn);
+    // Only a CLI that says when a pushed message runs can keep a turn open for it.
+    if (this.spec.steerStarted) this.turn.waitingSteers.add(id);
   }
 
   /** Ends the running turn (`status: 'cancelled'`); the session goes on. No turn running: nothing happens. */
@@ -191,7 +198,7 @@ export class LiveSession<P extends string = string> {
   async setModel(model: string): Promise<void> {
     this.need('setModel');
     if (typeof model !== 'string' || model === '') throw new InvalidOptionsError(['setModel() needs a model id']);
-    await this.control(this.spec.setModelRequest!(model), 'the model change');
+    await this.control(this.spec.setModelRequest!(model, this.opts), 'the model change');
   }
 
   /** Changes the permission mode for the next tool uses. */
@@ -231,6 +238,7 @@ export class LiveSession<P extends string = string> {
   private prepare(prompt: string, options: RunOpts | undefined): ResolvedOpts {
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
     const runOpts = parseOptions(optionSchemas().runOptsSchema, options, `${this.adapter.name} send options`);
+    checkLiveSupport(this.adapter, this.spec, runOpts);
     const fixed = requestedFeatures(runOpts).filter((feature) => this.spec.launchOnly.includes(feature));
     if (fixed.length > 0) {
       throw new InvalidOptionsError(fixed.map((key) => `${key} is a launch option of a ${this.adapter.name} live session: pass it to open(), not send()`), this.adapter.name);
@@ -280,7 +288,7 @@ export class LiveSession<P extends string = string> {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       if (signal.aborted) turn.stoppedBy = 'abort';
-      else this.channel.write(this.spec.userMessage(prompt));
+      else this.sendUserMessage(this.spec.userMessage(prompt), turn);
       const end = turn.stoppedBy === 'abort' ? undefined : await over;
       if (turn.callbackError) throw turn.callbackError.error;
       const processEnd: ProcessEnd = {
@@ -309,6 +317,17 @@ export class LiveSession<P extends string = string> {
       signal.removeEventListener('abort', onAbort);
       this.turn = undefined;
     }
+  }
+
+  /** Writes a user message; where the CLI answers it, a refusal ends the turn as an error. */
+  private sendUserMessage(message: unknown, turn: Turn): void {
+    if (!this.spec.userMessageIsRequest) return this.channel.write(message);
+    this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }).catch((error: unknown) => {
+      // A process that ended ends the turn itself, with how it ended.
+      if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
+      turn.emit({ type: 'error', code: 'protocol', fatal: true, message: error instanceof Error ? error.message : String(error), raw: null });
+      turn.finish(undefined);
+    });
   }
 
   private guard(turn: Turn | undefined, callback: () => void): void {
