@@ -59,7 +59,30 @@ describe('pi live session (real binary, fake model)', () => {
     expect(await live.send('Are you there?').result).toMatchObject({ status: 'success', text: 'Back again.', pid: live.pid });
   });
 
+  it('steer() while a tool runs: the message reaches the model in the same turn', async () => {
+    const { model, opts } = await fake([bash('sleep 3'), { text: 'Saw the steer.' }, { text: 'Next.' }]);
+    const live = await open(opts);
+    const turn = live.send('Run it.');
+    for await (const event of turn) if (event.type === 'tool_use') live.steer('STEERED: mind the tests.');
+    expect(await turn.result).toMatchObject({ status: 'success', text: 'Saw the steer.' });
+    expect(JSON.stringify(body(model.requests[1]).messages)).toContain('STEERED: mind the tests.');
+    expect((await live.send('Again.').result).text).toBe('Next.');
+  });
+
   describe('canUseTool (through the extension the SDK installs)', () => {
+    it('every tool call is asked about: a denying callback saw both calls and neither ran', async () => {
+      const { opts, workDir } = await fake([
+        { toolCalls: [{ name: 'bash', input: { command: 'touch one.txt' }, id: 'call_a' }, { name: 'write', input: { path: 'two.txt', content: 'x' }, id: 'call_b' }] },
+        { text: 'Both refused.' },
+      ]);
+      const seen: string[] = [];
+      const live = await open({ ...opts, canUseTool: (request) => (seen.push(`${request.toolName}:${request.toolUseId}`), { behavior: 'deny' }) });
+      expect((await live.send('Make two files.').result).status).toBe('success');
+      expect(seen.sort()).toEqual(['bash:call_a', 'write:call_b']);
+      expect(existsSync(join(workDir, 'one.txt'))).toBe(false);
+      expect(existsSync(join(workDir, 'two.txt'))).toBe(false);
+    });
+
     it('allow: the command runs and the callback saw it', async () => {
       const { opts, workDir } = await fake([bash('touch allowed.txt'), { text: 'Done.' }]);
       const seen: PermissionRequest[] = [];
