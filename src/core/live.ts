@@ -45,6 +45,8 @@ interface Turn {
   asking: number;
   /** Messages pushed with steer() that have not started to run yet. */
   waitingSteers: Set<string>;
+  /** Aborted when the turn is over: a question still open then is moot (pi never withdraws one). */
+  over: AbortController;
   lastActivity: number;
   finish(end: ChannelEnd | undefined): void;
 }
@@ -260,6 +262,7 @@ export class LiveSession<P extends string = string> {
       stoppedBy: undefined,
       asking: 0,
       waitingSteers: new Set(),
+      over: new AbortController(),
       lastActivity: started,
       emit: (translated) => {
         const event = translated as CoderStreamEvent<P>;
@@ -314,6 +317,7 @@ export class LiveSession<P extends string = string> {
       };
     } finally {
       clearInterval(stallWatch);
+      turn.over.abort();
       signal.removeEventListener('abort', onAbort);
       this.turn = undefined;
     }
@@ -384,7 +388,7 @@ export class LiveSession<P extends string = string> {
       const decision = canUseTool
         ? await askPermission(canUseTool, request, {
             timeoutMs: this.opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
-            signal,
+            signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
             emit: (event) => this.deliver([event]),
             raw: body,
           })
