@@ -19,6 +19,7 @@ import {
 } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
@@ -207,16 +208,8 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
 
     it('a callback that throws denies the tool use and reports a non-fatal error; the turn goes on', async () => {
       const { model, opts, workDir } = await toolTurn('touch thrown.txt');
-      const live = await open({
-        ...opts,
-        canUseTool: () => {
-          throw new Error('policy service down');
-        },
-      });
-      const result = await live.send('Touch it.', { collectEvents: true }).result;
-      expect(result.status).toBe('success');
-      expect(existsSync(join(workDir, 'thrown.txt'))).toBe(false);
-      expect(result.events?.find((e) => e.type === 'error')).toMatchObject({ fatal: false, message: expect.stringContaining('policy service down') });
+      const live = await open({ ...opts, canUseTool: failingPolicy });
+      expectDeniedByFailingPolicy(await live.send('Touch it.', { collectEvents: true }).result, join(workDir, 'thrown.txt'));
       expect(toolResultsIn(model.requests[1])[0]).toMatchObject({ is_error: true });
     });
 

@@ -10,6 +10,7 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { run, tool, type PermissionRequest, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type RecordedRequest } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 
 async function bashTurn(command: string): Promise<{ model: FakeModel; opts: SharedStartOpts; workDir: string }> {
   const model = await startFakeModel({ api: 'anthropic', script: [{ toolCalls: [{ name: 'Bash', input: { command, description: 'run a command' }, id: 'toolu_run_1' }] }, { text: 'Done with the tool.' }] });
@@ -55,16 +56,8 @@ describe('claude run() with canUseTool (real binary, MCP permission prompt tool)
 
   it('a callback that throws denies, with a non-fatal error event', async () => {
     const { opts, workDir } = await bashTurn('touch thrown.txt');
-    const result = await run(claudeAdapter, 'Touch it.', {
-      ...opts,
-      collectEvents: true,
-      canUseTool: () => {
-        throw new Error('policy service down');
-      },
-    });
-    expect(result.status).toBe('success');
-    expect(existsSync(join(workDir, 'thrown.txt'))).toBe(false);
-    expect(result.events?.find((e) => e.type === 'error')).toMatchObject({ fatal: false, message: expect.stringContaining('policy service down') });
+    const result = await run(claudeAdapter, 'Touch it.', { ...opts, collectEvents: true, canUseTool: failingPolicy });
+    expectDeniedByFailingPolicy(result, join(workDir, 'thrown.txt'));
   });
 
   it('a run tool may not take the permission tool\'s name', async () => {

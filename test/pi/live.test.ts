@@ -10,6 +10,7 @@ import { createCoder, LiveSessionClosedError, run, type LiveSession, type OneSho
 import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { isGroupAlive } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
@@ -112,16 +113,8 @@ describe('pi live session (real binary, fake model)', () => {
 
     it('a callback that throws denies, with a non-fatal error event', async () => {
       const { opts, workDir } = await fake([bash('touch thrown.txt'), { text: 'Done.' }]);
-      const live = await open({
-        ...opts,
-        canUseTool: () => {
-          throw new Error('policy service down');
-        },
-      });
-      const result = await live.send('Touch it.', { collectEvents: true }).result;
-      expect(result.status).toBe('success');
-      expect(existsSync(join(workDir, 'thrown.txt'))).toBe(false);
-      expect(result.events?.find((e) => e.type === 'error')).toMatchObject({ fatal: false, message: expect.stringContaining('policy service down') });
+      const live = await open({ ...opts, canUseTool: failingPolicy });
+      expectDeniedByFailingPolicy(await live.send('Touch it.', { collectEvents: true }).result, join(workDir, 'thrown.txt'));
     });
 
     it('one-shot run() with canUseTool is refused before anything spawns (pi asks only in a live session)', async () => {
