@@ -2,7 +2,7 @@
 // table cannot drift from the code. `npm run docs:adapters` writes it; a test fails when it differs.
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { AdapterSpec, FeatureSupport } from '../src/core/adapter.js';
+import type { AdapterSpec, FeatureSupport, LiveFeature } from '../src/core/adapter.js';
 import { featureNames, type FeatureName } from '../src/options.js';
 import { builtInAdapters } from '../src/registry.js';
 
@@ -68,6 +68,20 @@ export function renderAdaptersMd(): string {
       `\`${kind}\``,
       ...adapters.map((a) => cell(`${a.docs?.sessions[kind] ?? ''}${kind === 'fork' && a.forkSince ? ` (since ${a.forkSince}; older: FeatureNotInVersionError)` : ''}`)),
     ]),
+  ));
+  out.push('');
+  out.push('## Live sessions (`coder.open()`)');
+  out.push('');
+  out.push('One CLI process for many turns; see [docs/live.md](docs/live.md). ❌ in the first row: no live mode (`FeatureNotSupportedError`); below it, a control this CLI\'s live protocol lacks. `canUseTool` is in the shared options table above.');
+  out.push('');
+  const liveFeatures: LiveFeature[] = ['open', 'steer', 'interrupt', 'setModel', 'setPermissionMode'];
+  out.push(table(
+    ['', ...adapters.map((a) => a.name)],
+    [
+      ...liveFeatures.map((feature) => [`\`${feature}\``, ...adapters.map((a) => mark(a.live?.capabilities[feature]))]),
+      ['oldest version', ...adapters.map((a) => (a.live ? a.live.minVersion : ''))],
+      ['fixed at `open()`', ...adapters.map((a) => cell(a.live?.launchOnly.map((key) => `\`${key}\``).join(', ') ?? ''))],
+    ],
   ));
   for (const adapter of adapters) {
     const extras = all.filter((f) => cliOnly(f) === extrasPrefix[adapter.name]);

@@ -70,6 +70,7 @@ Defaults for every session the coder starts. The working directory is fixed when
 - \`coder.start(startOptions?)\` → \`Session\`: a new session.
 - \`coder.resume(sessionId, startOptions?)\` → \`Session\`: continues that session.
 - \`coder.resumeLatest(startOptions?)\` → \`Session\`: continues the CLI's most recent session in the coder's directory.
+- \`coder.open(options?, { sessionId }?)\` → \`Promise<LiveSession>\`: a live session, one CLI process for many turns (see [live.md](live.md)); \`options\` takes start options and the run options that are launch flags; with \`{ sessionId }\` the process continues that session. \`FeatureNotSupportedError\` where the CLI has no live mode.
 - \`coder.close()\` → \`Promise<void>\`: removes the coder's private state (e.g. an isolated config dir).
 
 ### \`Session\`
@@ -78,6 +79,21 @@ Defaults for every session the coder starts. The working directory is fixed when
 - \`session.run(prompt, runOptions?)\` → \`Promise<RunResult>\`: one turn. Turns run one at a time; a second call while one runs is queued in order.
 - \`session.stream(prompt, runOptions?)\` → \`RunStream\`: an async iterable of \`CoderStreamEvent\` as they happen, with \`.result\` (a \`Promise<RunResult>\`). Breaking out of the loop stops the run. A slow loop pauses the CLI's output instead of buffering it, and never loses an event. A stream nobody iterates does not pause it: \`await stream.result\` alone settles, and until the first iterator the stream keeps only the events of the latest 1 MiB of output (a loop that starts late first gets a \`progress\` warning, \`unread_events_dropped\`, saying how many were dropped; use \`collectEvents\` or \`onEvent\` to keep them all). Several \`next()\` calls may wait at once: they get events in the order they were made.
 - \`session.fork(startOptions?)\` → \`Promise<Session>\`: a new session with this one's history (\`FeatureNotSupportedError\` where the CLI cannot fork; its first run rejects with \`FeatureNotInVersionError\` when the installed version is older than the adapter's \`forkSince\`).
+
+### \`LiveSession\`
+
+- \`live.send(prompt, runOptions?)\` → \`RunStream\`: one turn over the live process, queued behind a running one; the same events and \`RunResult\` as \`session.stream()\`. Run options that are launch flags of this CLI are an \`InvalidOptionsError\` here (pass them to \`open()\`).
+- \`live.steer(prompt)\`: pushes a message into the running turn; the turn's \`RunResult\` covers what it caused.
+- \`live.interrupt()\` → \`Promise<void>\`: ends the running turn as \`cancelled\`; the session goes on. Aborting a turn's \`signal\` does the same for that turn.
+- \`live.setModel(model)\`, \`live.setPermissionMode(mode)\` → \`Promise<void>\`: for the next turns.
+- \`live.close()\` → \`Promise<void>\`, also \`await using\`: interrupts a running turn, closes stdin, then stops the process group. Later \`send()\`s reject with \`LiveSessionClosedError\`.
+- \`live.id\`, \`live.pid\`, \`live.isOpen\`, \`live.cliVersion\`.
+
+What each CLI's live mode can do is in [adapters.md](../adapters.md); a missing capability is a \`FeatureNotSupportedError\` before anything is sent.
+
+### \`canUseTool(request, { signal })\`
+
+A start option: called for each tool use the CLI asks about, with \`{ toolName, input, toolUseId?, description? }\`; return \`{ behavior: 'allow', updatedInput? }\` or \`{ behavior: 'deny', message? }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`permissionTimeoutMs\` (default 60 s) denies, with a non-fatal \`error\` event. Each question and answer is a \`permission\` event. Types: \`CanUseTool\`, \`PermissionRequest\`, \`PermissionDecision\`.
 
 ### \`createPool(concurrency)\` → \`Pool\`
 
@@ -129,6 +145,7 @@ Every error is a \`CoderError\` with a \`code\` and, where it concerns one CLI, 
 | \`CliExitError\` | \`exit\`, or the typed cause (\`auth\`, \`server\`, …) | \`exitCode\`, \`signal\`, \`stderrTail\` |
 | \`StallError\` | \`stalled\` | \`stallTimeoutMs\` |
 | \`OutputValidationError\` | \`invalid_output\` | \`received\`, \`issues\` |
+| \`LiveSessionClosedError\` | \`exit\` | — (the message says how the process ended) |
 | \`CoderError\` | \`aborted\`, \`auth\`, \`rate_limit\`, \`server\`, \`context_too_large\`, \`max_turns\`, \`budget\`, \`protocol\` | — |
 `;
 

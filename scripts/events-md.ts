@@ -17,6 +17,7 @@ const meaning: Record<CoderEventType, string> = {
   usage: 'Tokens (and cost when the CLI prices them) of this run: per-run even where the CLI reports session totals (counted from the total this process last saw for the session; a session continued with `resumeLatest()` that another process ran reports its whole total the first time). Copilot\'s tokens are not on stdout: they come from the usage file the CLI writes at exit, in a `usage` event after `done` (not in the table below, which replays stdout records).',
   error: 'A typed error (`code`): `fatal: true` decides the run\'s outcome, `fatal: false` is reported and the run goes on.',
   stderr: 'One line the CLI wrote to stderr, as it happens (the core emits these; no stdout record involved).',
+  permission: 'A tool use the CLI asked the host about (`canUseTool`): `phase: "request"` when the question arrives, `phase: "decision"` with the answer (`decision`, the deny `message`, a changed `updatedInput`). The core emits these; a callback that throws or times out is a `deny` plus a non-fatal `error` event.',
   done: 'The CLI\'s terminal record: `status`, final `text`, `sessionId`, native structured `output`. The exit code can still overrule it.',
 };
 

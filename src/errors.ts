@@ -141,6 +141,14 @@ export class OutputValidationError extends CoderError {
   }
 }
 
+/** A live session's process is gone (it exited, was killed, or the session was closed). */
+export class LiveSessionClosedError extends CoderError {
+  constructor(provider: string, why: string) {
+    super('exit', `${provider} live session is closed: ${why}`, { provider });
+    this.name = 'LiveSessionClosedError';
+  }
+}
+
 export function isCoderError(value: unknown): value is CoderError {
   return value instanceof CoderError;
 }

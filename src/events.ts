@@ -121,6 +121,25 @@ export interface StderrEvent<P extends string = ProviderName> extends EventBase<
   line: string;
 }
 
+/**
+ * A tool use the CLI asked the host about (`canUseTool`): one event when the question arrives
+ * (`phase: 'request'`) and one with the answer given (`phase: 'decision'`).
+ */
+export interface PermissionEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'permission';
+  phase: 'request' | 'decision';
+  toolName: string;
+  input: unknown;
+  /** The id of the tool use this is about, when the CLI names it. */
+  toolUseId?: string;
+  /** On `decision`: what the CLI was told. */
+  decision?: 'allow' | 'deny';
+  /** On a `deny` decision: the message passed to the model (where the CLI carries one). */
+  message?: string;
+  /** On an `allow` decision that changed the input: the input that runs instead. */
+  updatedInput?: Record<string, unknown>;
+}
+
 export interface DoneEvent<P extends string = ProviderName> extends EventBase<P> {
   type: 'done';
   /** What the CLI's terminal record claims; the exit code can still overrule it. */
@@ -142,6 +161,7 @@ export type CoderStreamEvent<P extends string = ProviderName> =
   | UsageEvent<P>
   | ErrorEvent<P>
   | StderrEvent<P>
+  | PermissionEvent<P>
   | DoneEvent<P>;
 
 export type CoderEventType = CoderStreamEvent['type'];

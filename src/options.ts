@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isJsonObject } from './core/json.js';
 import { jsonSchemaProblems } from './core/output-schema.js';
 import { isStandardSchema, type StandardSchemaV1 } from './core/standard-schema.js';
+import type { CanUseTool } from './core/permission.js';
 import type { CoderStreamEvent } from './events.js';
 import { isTool, type Tool } from './tool.js';
 
@@ -69,6 +70,7 @@ function defineSchemas() {
     maxLineBytes: z.number().int().positive().optional().describe('Longest stdout line accepted; longer lines become an error event (default 32 MiB)'),
     onRawLine: fn<(line: string) => void>('onRawLine').optional().describe('Called with every stdout line, before translation'),
     onEvent: fn<(event: CoderStreamEvent) => void>('onEvent').optional().describe('Called with every event as it happens'),
+    permissionTimeoutMs: z.number().int().positive().optional().describe('How long canUseTool may take before the tool use is denied (default 60000)'),
   };
 
   /** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
@@ -86,6 +88,7 @@ function defineSchemas() {
     tools: z.array(z.custom<Tool>(isTool, { message: 'tools must be made by tool()' }))
       .refine((tools) => new Set(tools.map((t) => t.name)).size === tools.length, { message: 'tool names must be unique' })
       .optional().describe('Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
+    canUseTool: fn<CanUseTool>('canUseTool').optional().describe('Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
     // Claude
     permissionMode: z.enum(['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional().describe('Claude --permission-mode'),
     settingSources: z.array(z.enum(['user', 'project', 'local'])).optional().describe('Claude --setting-sources'),

@@ -46,6 +46,8 @@ export function describeEvent(event: CoderStreamEvent<string>, verbose: boolean)
       return verbose && !event.delta ? `thinks: ${oneLine(event.text)}` : undefined;
     case 'stderr':
       return verbose ? `stderr: ${event.line}` : undefined;
+    case 'permission':
+      return event.phase === 'decision' ? `${event.decision === 'allow' ? 'allowed' : 'denied'} ${event.toolName}${event.message ? `: ${oneLine(event.message)}` : ''}` : undefined;
     case 'usage':
     case 'done':
       return undefined;

@@ -3,6 +3,8 @@ import type { TranslatedEvent, Usage } from '../events.js';
 import type { ErrorCode } from '../errors.js';
 import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../options.js';
 import type { ScriptStep } from '../testing/script.js';
+import type { RpcDialect } from './channel.js';
+import type { PermissionDecision, PermissionRequest } from './permission.js';
 import type { ToolBridgeInfo } from './tool-bridge.js';
 
 export interface ExitInfo {
@@ -141,6 +143,51 @@ export interface ProbeSpec {
   structuredAnswer?(value: Record<string, unknown>): ScriptStep[];
 }
 
+/** How a CLI words a permission question and reads the answer (for `canUseTool`). */
+export interface PermissionCodec {
+  /** The question in the CLI's words; undefined when it is not one. */
+  request(body: unknown): PermissionRequest | undefined;
+  /** The answer the CLI expects for a decision. */
+  answer(decision: PermissionDecision, request: PermissionRequest): unknown;
+}
+
+/** What a live session (`coder.open()`) can do beyond sending turns. */
+export type LiveFeature = 'open' | 'steer' | 'interrupt' | 'setModel' | 'setPermissionMode';
+
+/**
+ * A CLI's long-lived mode: one process, turns written to its stdin, answers and questions on the same
+ * pipes (core/live.ts drives it through core/channel.ts).
+ */
+export interface LiveSpec {
+  capabilities: Partial<Record<LiveFeature, FeatureSupport>>;
+  /** Oldest version whose live protocol was verified: older ones fail with CliVersionError. */
+  minVersion: string;
+  /** Run options this CLI takes only on its command line: fixed at `open()`, refused by `send()`. */
+  launchOnly: readonly FeatureName[];
+  /** Options the CLI honours in one-shot runs but not in its live mode. */
+  notLive?: readonly FeatureName[];
+  dialect: RpcDialect;
+  /** The long-lived command line (`ctx.prompt` is empty: prompts go over the channel). */
+  buildInvocation(ctx: InvocationContext): Promise<Omit<Invocation, 'stdin'>>;
+  /** The message that starts a turn with `prompt`; with `steerId`, one pushed into the running turn. */
+  userMessage(prompt: string, steerId?: string): unknown;
+  /** The CLI answers a user message like a request (a refusal fails the turn) rather than only acting on it. */
+  userMessageIsRequest?: boolean;
+  /**
+   * When a record says a pushed message (by its `steerId`) has started to run: a turn whose last
+   * record comes while a pushed message still waits goes on until that message has run too.
+   */
+  steerStarted?(record: unknown): string | undefined;
+  /** Whether a record is the last of a turn. */
+  endsTurn(record: unknown): boolean;
+  /** Request bodies for the controls the protocol has. */
+  interruptRequest?: unknown;
+  setModelRequest?(model: string, opts: ResolvedOpts): unknown;
+  setPermissionModeRequest?(mode: string): unknown;
+  /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
+  permission: PermissionCodec;
+}
+
 export interface AdapterSpec<P extends string = string> {
   name: P;
   /** Executable looked up on PATH when `executablePath` is not given. */
@@ -178,6 +225,13 @@ export interface AdapterSpec<P extends string = string> {
    */
   explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
   createTranslator(ctx: TranslatorContext): Translator;
+  /**
+   * For `canUseTool` on a one-shot run: the CLI calls a tool of the MCP bridge with its permission
+   * question and reads the decision from the tool's text (JSON of `answer()`).
+   */
+  permissionPromptTool?: PermissionCodec;
+  /** The CLI's live mode, when it has one. */
+  live?: LiveSpec;
 }
 
 export type { Usage };

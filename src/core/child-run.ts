@@ -56,12 +56,14 @@ interface RunHooks {
   emit(event: TranslatedEvent): void;
   onRawLine: ((line: string) => void) | undefined;
   abortSignal: AbortSignal;
+  /** True while the host is answering the CLI (a canUseTool callback): the CLI's silence is no stall. */
+  hostBusy?: () => boolean;
 }
 
 export async function readChild(
   request: ExecuteRequest,
   { executable, args, stdin, env, cwd }: Spawn,
-  { emit, onRawLine, abortSignal }: RunHooks,
+  { emit, onRawLine, abortSignal, hostBusy }: RunHooks,
 ): Promise<ProcessEnd & { pid: number | undefined }> {
   const { adapter, opts, sink } = request;
   const stallTimeoutMs = opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs;
@@ -88,6 +90,7 @@ export async function readChild(
   let stallTimer: NodeJS.Timeout | undefined;
   const watchStall = (delay: number) => {
     stallTimer = setTimeout(() => {
+      if (hostBusy?.()) lastActivity = Date.now();
       const idle = Date.now() - lastActivity;
       if (holdingPipes > 0) watchStall(stallTimeoutMs);
       else if (idle >= stallTimeoutMs) stop('stall', STOP_STEPS);

@@ -1,23 +1,20 @@
 // One run of a CLI, from options to RunResult: the tool bridge, the invocation, the environment, the
 // version check, then the child (child-run.ts), then the outcome — and temp files removed however it ends.
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../events.js';
-import { InvalidOptionsError } from '../errors.js';
+import { FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import type { ResolvedOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, Invocation, SessionTarget } from './adapter.js';
-import { buildEnv } from './env.js';
+import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { decideOutcome, validateOutcome } from './outcome.js';
-import { outputJsonSchemaOf } from './output-schema.js';
 import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
 import { TempDir } from './temp.js';
-import type { ToolBridge } from './tool-bridge.js';
-import { executableFor, unpassableToProcess } from './spawn.js';
+import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
+import type { PermissionPromptTool, ToolBridge } from './tool-bridge.js';
+import { permissionToolName } from './tool-names.js';
 import { subtractUsage } from './usage.js';
-import { checkVersionedSupport } from './validate.js';
-import { checkVersion } from './version.js';
 
 /** What a session remembers between its runs. */
 export interface SessionMemory {
@@ -132,43 +129,52 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     result({ status: 'cancelled', error: decideOutcome(adapter, opts, tracker, { exitCode: undefined, signal: undefined, stderrTail: '', stoppedBy: 'abort', stallTimeoutMs: 0 }).error, output: undefined, exitCode: undefined, signal: undefined, pid: undefined, cliVersion });
 
   if (opts.signal?.aborted) return cancelledBeforeStart(undefined);
-  // Spawning in a missing directory fails with ENOENT, which would read as a missing CLI.
-  if (!(await stat(cwd).then((info) => info.isDirectory(), () => false))) {
-    throw new InvalidOptionsError([`the working directory ${cwd} does not exist or is not a directory`], adapter.name);
-  }
+  await checkWorkingDirectory(adapter, cwd);
 
-  const outputJsonSchema = outputJsonSchemaOf(opts);
-  // The version comes first: which argv and which features a run may use can depend on it. A binary
-  // probed before, in this process or an earlier one, answers from the cache (version-cache.ts).
-  const executable = executableFor(opts.executablePath ?? adapter.binary);
-  const probeEnv = buildEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter, extra: opts.extraEnv, unset: opts.unsetEnv });
-  const { version, warning } = await checkVersion(adapter, executable, probeEnv, cwd);
-  checkVersionedSupport(adapter, opts, request.session, version);
-  if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
-  if (opts.signal?.aborted) return cancelledBeforeStart(version);
+  // canUseTool on a one-shot run: the CLI asks a tool of the bridge, which asks the callback.
+  let asking = 0;
+  const { canUseTool } = opts;
+  const codec = adapter.permissionPromptTool;
+  if (canUseTool && opts.tools?.some((tool) => tool.name === permissionToolName)) {
+    throw new InvalidOptionsError([`a tool may not be named ${permissionToolName} when canUseTool is set: the SDK serves its permission prompt under that name`], adapter.name);
+  }
+  if (canUseTool && !codec) throw new FeatureNotSupportedError(adapter.name, 'canUseTool', `${adapter.name} asks the host only in a live session: use coder.open().`);
+  const permissionPrompt: PermissionPromptTool | undefined = canUseTool && codec
+    ? {
+        async answer(args, signal) {
+          const request = codec.request(args);
+          if (!request) return JSON.stringify(codec.answer({ behavior: 'deny', message: 'The host could not read this permission request.' }, { toolName: '', input: {} }));
+          asking += 1;
+          try {
+            const timeoutMs = opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;
+            return JSON.stringify(codec.answer(await askPermission(canUseTool, request, { timeoutMs, signal, emit, raw: args }), request));
+          } finally {
+            asking -= 1;
+          }
+        },
+      }
+    : undefined;
 
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;
   try {
-    if (opts.tools?.length) {
-      // Loaded only for runs with custom tools: the MCP SDK is heavy.
+    if (opts.tools?.length || permissionPrompt) {
+      // Loaded only for runs with custom tools or canUseTool: the MCP SDK is heavy.
       const { startToolBridge } = await import('./tool-bridge.js');
-      toolBridge = await startToolBridge(opts.tools, opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal);
+      toolBridge = await startToolBridge(opts.tools ?? [], opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal, permissionPrompt);
     }
-    const invocation = await adapter.buildInvocation({
+    const { invocation, env, executable, version, warning } = await prepareLaunch({
+      adapter,
+      build: (ctx) => adapter.buildInvocation(ctx),
       prompt: request.prompt,
       opts,
       session: request.session,
       cwd,
-      cliVersion: version,
-      writeTempFile: (name, content) => temp.writeFile(name, content),
+      temp,
       coderStateDir: request.coderStateDir,
-      outputJsonSchema,
-      ...(toolBridge ? { toolBridge } : {}),
+      toolBridge,
     });
-    const env = buildEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
-    const unpassable = unpassableToProcess(invocation.args, env);
-    if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
+    if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 
     const forwardAbort = () => internal.abort();
@@ -177,6 +183,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
       emit,
       onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
+      hostBusy: () => asking > 0,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;

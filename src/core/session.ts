@@ -4,12 +4,13 @@
 import { resolve } from 'node:path';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
-import { optionSchemas, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../options.js';
+import { optionSchemas, type OneShotOpts, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { EventStream } from './event-stream.js';
 import { assertSupportedPlatform } from './platform.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
+import { LiveSession } from './live.js';
 import { execute, type SessionMemory } from './execute.js';
 import { TempDir } from './temp.js';
 import { checkSupport, parseOptions } from './validate.js';
@@ -57,6 +58,16 @@ export class Coder<P extends string = string> {
   /** Continues the CLI's most recent session in this coder's working directory. */
   resumeLatest(options?: SharedStartOpts): Session<P> {
     return new Session(this, this.sessionOptions(options), { kind: 'continue' });
+  }
+
+  /**
+   * A live session: one CLI process for many turns (`send()`, `interrupt()`, `steer()`, `setModel()` …),
+   * where the CLI has a live mode. Run options that are launch flags (outputSchema, maxTurns …) go
+   * here, not to `send()`. `resume` opens the live process on an existing session.
+   */
+  open(options?: OneShotOpts, resume?: { sessionId: string }): Promise<LiveSession<P>> {
+    const target: SessionTarget = resume ? { kind: 'resume', sessionId: resume.sessionId } : { kind: 'new' };
+    return LiveSession.open(this.adapter, { cwd: this.cwd, coderStateDir: () => this.stateDir() }, { ...this.options, ...options }, target);
   }
 
   /**

@@ -62,13 +62,14 @@ function whenClosed(child: PipedChild | ChildProcessByStdio<null, Readable, Read
 
 /**
  * The CLI as the leader of a process group of its own (so the whole tree below it can be stopped),
- * `stdin` written and closed at once, stdout and stderr left to the caller as streams.
+ * `stdin` written and closed at once (or, when undefined, left open for a live session to write to),
+ * stdout and stderr left to the caller as streams.
  */
-export function spawnCli(executable: string, args: string[], stdin: string, options: SpawnOptions): { child: PipedChild; closed: Promise<ChildExit> } {
+export function spawnCli(executable: string, args: string[], stdin: string | undefined, options: SpawnOptions): { child: PipedChild; closed: Promise<ChildExit> } {
   const child = spawn(executable, args, { ...options, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   // A CLI that exits without reading its prompt fails the write with EPIPE: its exit tells the story.
   child.stdin.on('error', () => {});
-  child.stdin.end(stdin);
+  if (stdin !== undefined) child.stdin.end(stdin);
   return { child, closed: whenClosed(child) };
 }
 

@@ -9,7 +9,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolOutput } from '../tool.js';
 import { validateStandard } from './standard-schema.js';
-import { toolBridgeServerName } from './tool-names.js';
+import { permissionToolName, toolBridgeServerName } from './tool-names.js';
 
 /** What an adapter needs to point its CLI at the bridge. */
 export interface ToolBridgeInfo {
@@ -23,6 +23,14 @@ export interface ToolBridgeInfo {
   headers: Record<string, string>;
   /** The bridged tools' names, as the model sees them once unprefixed. */
   toolNames: string[];
+  /** The tool that answers the CLI's permission prompts (`canUseTool`), when the run has a callback. */
+  permissionToolName?: string;
+}
+
+/** A tool the bridge serves for the SDK itself: the CLI calls it with its permission question. */
+export interface PermissionPromptTool {
+  /** Answers the CLI's arguments with the text the CLI reads its decision from. */
+  answer(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
 }
 
 export interface ToolBridge extends ToolBridgeInfo {
@@ -32,8 +40,8 @@ export interface ToolBridge extends ToolBridgeInfo {
 
 const maxBodyBytes = 8 * 1024 * 1024;
 
-/** Starts the bridge for `tools`; handlers get a signal that fires when `runSignal` does. */
-export async function startToolBridge(tools: readonly Tool[], runSignal: AbortSignal): Promise<ToolBridge> {
+/** Starts the bridge for `tools` (and the permission prompt tool); handlers get a signal that fires when `runSignal` does. */
+export async function startToolBridge(tools: readonly Tool[], runSignal: AbortSignal, permissionPrompt?: PermissionPromptTool): Promise<ToolBridge> {
   const [{ createServer }, { Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest }] = await Promise.all([
     import('node:http'),
     import('@modelcontextprotocol/sdk/server/index.js'),
@@ -50,10 +58,17 @@ export async function startToolBridge(tools: readonly Tool[], runSignal: AbortSi
   /** One MCP server per client session (a CLI may connect more than once). */
   async function newSession(): Promise<StreamableHTTPServerTransport> {
     const mcp = new Server({ name: toolBridgeServerName, version: '1.0.0' }, { capabilities: { tools: {} } });
+    const permissionTool = permissionPrompt
+      ? [{ name: permissionToolName, description: 'Answers the CLI\'s permission prompts for the SDK host. Not for the model.', inputSchema: { type: 'object' as const } }]
+      : [];
     mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputJsonSchema as { type: 'object' } })),
+      tools: [...tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputJsonSchema as { type: 'object' } })), ...permissionTool],
     }));
-    mcp.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      if (permissionPrompt && request.params.name === permissionToolName) {
+        const text = await permissionPrompt.answer(request.params.arguments ?? {}, AbortSignal.any([callSignal, extra.signal]));
+        return { content: [{ type: 'text', text }] };
+      }
       const tool = byName.get(request.params.name);
       if (!tool) return errorResult(`Unknown tool "${request.params.name}".`);
       return callTool(tool, request.params.arguments ?? {}, AbortSignal.any([callSignal, extra.signal]));
@@ -120,6 +135,7 @@ export async function startToolBridge(tools: readonly Tool[], runSignal: AbortSi
     secret,
     headers: { Authorization: `Bearer ${secret}` },
     toolNames: tools.map((tool) => tool.name),
+    ...(permissionPrompt ? { permissionToolName } : {}),
     close,
   };
 }

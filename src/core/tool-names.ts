@@ -5,6 +5,9 @@ import type { ResolvedOpts } from '../options.js';
 /** The MCP server name each CLI is given for the run's tools. */
 export const toolBridgeServerName = 'coderline';
 
+/** The bridge's tool that answers a CLI's permission prompts (a run's own tool may not take the name). */
+export const permissionToolName = 'coderline_permission_prompt';
+
 /** The user's name for a tool the CLI reports as `tool` of MCP server `server`, when it is one of this run's tools. */
 export function bridgedToolName(opts: ResolvedOpts, server: unknown, tool: unknown): string | undefined {
   if (server !== toolBridgeServerName || typeof tool !== 'string') return undefined;

@@ -4,14 +4,24 @@
 import type { TranslatedEvent } from '../events.js';
 import type { Translator } from './adapter.js';
 
+/** What a line that is not JSON becomes. */
+export function nonJsonLine(line: string): TranslatedEvent {
+  return { type: 'progress', kind: 'unknown', subtype: 'non_json', message: line, raw: line };
+}
+
 export function translateLine(translator: Translator, provider: string, line: string): TranslatedEvent[] {
   if (line.trim() === '') return [];
   let record: unknown;
   try {
     record = JSON.parse(line);
   } catch {
-    return [{ type: 'progress', kind: 'unknown', subtype: 'non_json', message: line, raw: line }];
+    return [nonJsonLine(line)];
   }
+  return translateRecord(translator, provider, record);
+}
+
+/** A record already parsed (a live session parses each line once, to route it). */
+export function translateRecord(translator: Translator, provider: string, record: unknown): TranslatedEvent[] {
   try {
     return translator.translate(record);
   } catch (error) {

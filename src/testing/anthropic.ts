@@ -96,12 +96,40 @@ export function anthropicReplyEvents(reply: ModelReply, model: string, messageNu
   return events;
 }
 
+/**
+ * The same reply as one JSON message, for a call without `stream: true` (2.1.332 checks a model
+ * chosen with a live session's set_model that way).
+ */
+function anthropicReplyMessage(reply: ModelReply, model: string, messageNumber: number): Record<string, unknown> {
+  const usage = reply.usage ?? {};
+  const content: unknown[] = [];
+  if (reply.thinking !== undefined) content.push({ type: 'thinking', thinking: reply.thinking, signature: `fake-signature-${messageNumber}` });
+  if (reply.text !== undefined) content.push({ type: 'text', text: reply.text });
+  for (const [callNumber, call] of (reply.toolCalls ?? []).entries()) {
+    content.push({ type: 'tool_use', id: call.id ?? `toolu_fake_${messageNumber}_${callNumber}`, name: call.name, input: call.input ?? {} });
+  }
+  return {
+    id: `msg_fake_${messageNumber}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: reply.toolCalls?.length ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: usage.inputTokens ?? 10, cache_creation_input_tokens: 0, cache_read_input_tokens: usage.cachedInputTokens ?? 0, output_tokens: usage.outputTokens ?? 5 },
+  };
+}
+
 function anthropicApi(): ApiHandler {
   let messageNumber = 0;
   return {
     isModelCall: isMessagesCall,
     async writeReply(res: ServerResponse, step, request) {
       messageNumber += 1;
+      if ((request.body as { stream?: unknown } | undefined)?.stream !== true) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(anthropicReplyMessage(step, modelOf(request), messageNumber)));
+        return;
+      }
       startSse(res);
       const events = anthropicReplyEvents(step, modelOf(request), messageNumber);
       const pacing: { delayMs?: number; cutAfterEvents?: number } = {};

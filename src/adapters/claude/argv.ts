@@ -114,6 +114,8 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
     // settings and MCP servers stay out, and resume finds the transcripts again.
     env.CLAUDE_CONFIG_DIR = await ctx.coderStateDir();
   }
+  // canUseTool on a one-shot run: the CLI asks the bridge's permission tool.
+  if (bridge?.permissionToolName) args.push(`--permission-prompt-tool=mcp__${bridge.name}__${bridge.permissionToolName}`);
   if (bridge) {
     // A file keeps the bridge's secret out of argv (and so out of `ps`).
     const config = { mcpServers: { [bridge.name]: { type: 'http', url: bridge.url, headers: bridge.headers } } };

@@ -20,6 +20,7 @@ export const claudeCapabilities: CapabilityTable = {
   appendSystemPrompt: native('--append-system-prompt'),
   tools: native('--mcp-config=<temp file> (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret) + --strict-mcp-config + --allowed-tools=mcp__coderline__<tool>'),
   permissionMode: native('--permission-mode'),
+  canUseTool: native('open(): --permission-prompt-tool stdio (control requests on the pipes); run(): --permission-prompt-tool naming a tool of the MCP bridge. Changed input and a deny message reach the CLI. Not asked, so never seen by the callback: tools in allowedTools / permissionPolicy.allow, and what Claude runs without asking in its permission mode (reads such as Read, Glob, Grep; everything under bypassPermissions)'),
   settingSources: native('--setting-sources'),
   isolation: native("strict: CLAUDE_CONFIG_DIR = a private dir per coder, plus --strict-mcp-config"),
   agents: native('--agents <json>'),

@@ -4,6 +4,8 @@ import type { ErrorCode } from '../../errors.js';
 import { buildClaudeInvocation, bypassAsRootMessage, validateClaudeOptions } from './argv.js';
 import { claudeCapabilities, claudeInsteadHints, claudeOwnedFlags } from './capabilities.js';
 import { claudeDocs } from './docs.js';
+import { claudeLive } from './live.js';
+import { claudePermission } from './permission.js';
 import { createClaudeTranslator } from './translate.js';
 import { claudeVersions } from './versions.js';
 
@@ -60,4 +62,6 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   buildInvocation: buildClaudeInvocation,
   explainExit: explainClaudeExit,
   createTranslator: createClaudeTranslator,
+  permissionPromptTool: claudePermission,
+  live: claudeLive,
 };

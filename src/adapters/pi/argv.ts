@@ -53,8 +53,9 @@ export function toolAllowlist(opts: ResolvedOpts): string[] | undefined {
  * `bridgedTools`: pi's names of the run's custom tools. An allowlist (`--tools`) hides every tool it
  * does not name, MCP tools included (pi 1.6.0, whatever its docs say), so they join it.
  */
-export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools: readonly string[] = []): string[] {
-  const args = ['--mode', 'json', '--print'];
+export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools: readonly string[] = [], mode: PiMode = 'json'): string[] {
+  // rpc: the long-lived mode of a live session (commands on stdin, events on stdout).
+  const args = mode === 'rpc' ? ['--mode', 'rpc'] : ['--mode', 'json', '--print'];
   const flag = (name: string, value: string | undefined) => {
     if (value !== undefined) args.push(name, value);
   };
@@ -118,9 +119,11 @@ export function toolBridgeExtension(bridge: Pick<ToolBridgeInfo, 'name' | 'url'>
   ].join('\n');
 }
 
-function invocation(ctx: InvocationContext, bridged?: { extension: string; tools: string[]; secret: string }): Invocation {
+export type PiMode = 'json' | 'rpc';
+
+function invocation(ctx: InvocationContext, mode: PiMode, bridged?: { extension: string; tools: string[]; secret: string }): Invocation {
   const stdin = ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt;
-  const args = piArgs(ctx.opts, ctx.session, bridged?.tools);
+  const args = piArgs(ctx.opts, ctx.session, bridged?.tools, mode);
   // `-e builtin:mcp` too: --no-extensions or `-builtin:mcp` in settings would leave nothing to connect
   // the server (loading it twice is harmless). Our file first: on pi < 0.99 its error is the one shown.
   if (bridged) args.push('-e', bridged.extension, '-e', 'builtin:mcp');
@@ -134,10 +137,10 @@ function invocation(ctx: InvocationContext, bridged?: { extension: string; tools
 }
 
 /** Synchronous without tools; with tools, the extension file is written first. */
-export function buildPiInvocation(ctx: InvocationContext): Invocation | Promise<Invocation> {
+export function buildPiInvocation(ctx: InvocationContext, mode: PiMode = 'json'): Invocation | Promise<Invocation> {
   const bridge = ctx.toolBridge;
-  if (!bridge) return invocation(ctx);
+  if (!bridge) return invocation(ctx, mode);
   return ctx.writeTempFile('coderline-tool-bridge.mjs', toolBridgeExtension(bridge)).then((extension) =>
-    invocation(ctx, { extension, tools: piBridgedToolNames(bridge.name, bridge.toolNames), secret: bridge.secret }),
+    invocation(ctx, mode, { extension, tools: piBridgedToolNames(bridge.name, bridge.toolNames), secret: bridge.secret }),
   );
 }

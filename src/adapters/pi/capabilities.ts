@@ -46,6 +46,7 @@ export const piCapabilities: CapabilityTable = {
     how: '-e <temp extension> calling pi.registerMcpServer("coderline", { url, headers, exposure: "direct" }) (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret, passed in the environment) + -e builtin:mcp + mcp__coderline__<tool> added to a --tools allowlist',
     since: MCP_SINCE,
   },
+  canUseTool: { level: 'native', how: 'live sessions only: an extension the SDK installs (-e) asks the host for each tool call through an input dialog; changed input and a deny message reach pi. Every tool call goes through it; tools given as `tools` too' },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   streamPartialMessages: { level: 'native', how: 'message_update text/thinking deltas (pi always streams; dropped unless asked)' },
 };

@@ -5,6 +5,7 @@ import type { ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
 import { piCapabilities, piInsteadHints, piOwnedFlags } from './capabilities.js';
 import { piDocs } from './docs.js';
+import { piLive } from './live.js';
 import { createPiTranslator } from './translate.js';
 import { piVersions } from './versions.js';
 
@@ -61,7 +62,8 @@ export const piAdapter: AdapterSpec<'pi'> = {
     failedRunExit: 'zero',
   },
   canFork: true,
-  buildInvocation: buildPiInvocation,
+  buildInvocation: (ctx) => buildPiInvocation(ctx),
   explainExit: explainPiExit,
   createTranslator: createPiTranslator,
+  live: piLive,
 };

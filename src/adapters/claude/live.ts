@@ -1,0 +1,67 @@
+// Claude Code's live mode: `claude -p --input-format stream-json --output-format stream-json`, one
+// process for many turns. User lines go to stdin; the same stream-json records as a one-shot run come
+// back (so the one-shot translator serves), one `result` per turn; control requests and responses
+// share the pipes (interrupt, set_model, set_permission_mode, and with `--permission-prompt-tool stdio`
+// the CLI's `can_use_tool` questions). Verified on 2.1.252 and 2.1.332 (cli-notes/claude.md, "Live mode").
+import type { LiveSpec } from '../../core/adapter.js';
+import type { RpcDialect } from '../../core/channel.js';
+import { isJsonObject, stringOf } from '../../core/json.js';
+import { buildClaudeInvocation } from './argv.js';
+import { claudePermission } from './permission.js';
+
+const native = (how: string) => ({ level: 'native' as const, how });
+
+/** `control_request` / `control_response` / `control_cancel_request`, matched by `request_id`. */
+const controlDialect: RpcDialect = {
+  request: (id, body) => ({ type: 'control_request', request_id: id, request: body }),
+  response(message) {
+    if (!isJsonObject(message) || message.type !== 'control_response' || !isJsonObject(message.response)) return undefined;
+    const { response } = message;
+    const id = stringOf(response.request_id);
+    if (id === undefined) return undefined;
+    if (response.subtype === 'success') return { id, ok: true, result: response.response };
+    return { id, ok: false, error: stringOf(response.error) ?? JSON.stringify(response) };
+  },
+  incoming(message) {
+    if (!isJsonObject(message) || message.type !== 'control_request') return undefined;
+    const id = stringOf(message.request_id);
+    return id === undefined ? undefined : { id, body: message.request };
+  },
+  reply: (id, outcome) => ({
+    type: 'control_response',
+    response: outcome.ok ? { subtype: 'success', request_id: id, response: outcome.result } : { subtype: 'error', request_id: id, error: outcome.error },
+  }),
+  cancelled: (message) => (isJsonObject(message) && message.type === 'control_cancel_request' ? stringOf(message.request_id) : undefined),
+};
+
+export const claudeLive: LiveSpec = {
+  capabilities: {
+    open: native('claude -p --input-format stream-json --output-format stream-json --verbose; a user line on stdin per turn'),
+    interrupt: native('control_request interrupt: the turn ends, a running Bash command is killed by the CLI, the process stays'),
+    steer: native('a user line (with a uuid) while the turn runs: while a tool runs the CLI adds it to the tool result; otherwise it runs right after, and the turn (one RunResult) lasts until it has'),
+    setModel: native('control_request set_model (2.1.332 spends one model request checking the new model)'),
+    setPermissionMode: native('control_request set_permission_mode (bypassPermissions only when launched with it)'),
+  },
+  minVersion: '2.1.252',
+  launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
+  dialect: controlDialect,
+  async buildInvocation(ctx) {
+    const { args, env } = await buildClaudeInvocation(ctx);
+    args.push('--input-format=stream-json');
+    // The CLI asks the host over the pipes only with this; without it, a tool that needs asking is refused.
+    if (ctx.opts.canUseTool) args.push('--permission-prompt-tool=stdio');
+    return env ? { args, env } : { args };
+  },
+  // A uuid makes the CLI report the message's `command_lifecycle` (queued, started, completed).
+  userMessage: (prompt, steerId) => ({ type: 'user', ...(steerId ? { uuid: steerId } : {}), message: { role: 'user', content: prompt } }),
+  steerStarted: (record) =>
+    isJsonObject(record) && record.type === 'command_lifecycle' && record.state !== 'queued' ? stringOf(record.command_uuid) : undefined,
+  endsTurn: (record) => isJsonObject(record) && record.type === 'result',
+  interruptRequest: { subtype: 'interrupt' },
+  setModelRequest: (model) => ({ subtype: 'set_model', model }),
+  setPermissionModeRequest: (mode) => ({ subtype: 'set_permission_mode', mode }),
+  permission: {
+    request: (body) => (isJsonObject(body) && body.subtype === 'can_use_tool' ? claudePermission.request(body) : undefined),
+    answer: claudePermission.answer,
+  },
+};

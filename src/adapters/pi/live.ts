@@ -1,0 +1,106 @@
+// pi's live mode: `pi --mode rpc`, one process for many turns. Commands are JSON lines with an `id`
+// (`prompt`, `steer`, `abort`, `set_model`), answered by `response` lines with the same id; the
+// events between are those of `--mode json` (so the one-shot translator serves), and a run ends
+// with `agent_settled` (pi 1.x). pi has no permission prompt of its own: for canUseTool the SDK
+// installs an extension whose `tool_call` handler asks the host through an `input` dialog
+// (`extension_ui_request` / `extension_ui_response`). Verified on 1.6.0 (cli-notes/pi.md, "Live mode").
+import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import type { RpcDialect } from '../../core/channel.js';
+import { isJsonObject, stringOf } from '../../core/json.js';
+import { InvalidOptionsError } from '../../errors.js';
+import { buildPiInvocation } from './argv.js';
+
+const native = (how: string) => ({ level: 'native' as const, how });
+
+/** The extension dialogs that wait for an answer (others, such as notify, are fire-and-forget). */
+const DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
+/** The title of the extension's question: how the host tells it from other extensions' dialogs. */
+const QUESTION_TITLE = 'coderline:canUseTool';
+
+const rpcDialect: RpcDialect = {
+  request: (id, body) => ({ id, ...(body as object) }),
+  response(message) {
+    if (!isJsonObject(message) || message.type !== 'response') return undefined;
+    const id = stringOf(message.id);
+    if (id === undefined) return undefined;
+    return message.success === true ? { id, ok: true, result: message.data } : { id, ok: false, error: stringOf(message.error) ?? JSON.stringify(message) };
+  },
+  incoming(message) {
+    if (!isJsonObject(message) || message.type !== 'extension_ui_request' || !DIALOGS.has(String(message.method))) return undefined;
+    const id = stringOf(message.id);
+    return id === undefined ? undefined : { id, body: message };
+  },
+  reply: (id, outcome) => ({ type: 'extension_ui_response', id, ...(outcome.ok ? (outcome.result as object) : { cancelled: true }) }),
+};
+
+/** The extension that puts each tool call to the host; a question that is dismissed or unreadable blocks the call. */
+export const canUseToolExtension = [
+  '// Written by coderline for a live session with canUseTool; removed when the session closes.',
+  'export default function coderlineCanUseTool(pi) {',
+  "  pi.on('tool_call', async (event, ctx) => {",
+  '    const question = JSON.stringify({ toolName: event.toolName, input: event.input, toolCallId: event.toolCallId });',
+  `    const answer = await ctx.ui.input(${JSON.stringify(QUESTION_TITLE)}, question, { signal: ctx.signal });`,
+  '    let decision;',
+  '    try {',
+  "      decision = JSON.parse(answer ?? '');",
+  '    } catch {',
+  '      decision = undefined;',
+  '    }',
+  "    if (decision?.behavior === 'allow') {",
+  '      // pi runs the input as the handler leaves it.',
+  '      if (decision.updatedInput) {',
+  '        for (const key of Object.keys(event.input)) delete event.input[key];',
+  '        Object.assign(event.input, decision.updatedInput);',
+  '      }',
+  '      return undefined;',
+  '    }',
+  "    return { block: true, reason: decision?.message ?? 'The host denied this tool use.' };",
+  '  });',
+  '}',
+  '',
+].join('\n');
+
+const permission: PermissionCodec = {
+  request(body) {
+    if (!isJsonObject(body) || body.method !== 'input' || body.title !== QUESTION_TITLE) return undefined;
+    let question: unknown;
+    try {
+      question = JSON.parse(stringOf(body.placeholder) ?? '');
+    } catch {
+      return undefined;
+    }
+    if (!isJsonObject(question) || typeof question.toolName !== 'string') return undefined;
+    const toolUseId = stringOf(question.toolCallId);
+    return { toolName: question.toolName, input: isJsonObject(question.input) ? question.input : {}, ...(toolUseId ? { toolUseId } : {}) };
+  },
+  answer: (decision) => ({ value: JSON.stringify(decision) }),
+};
+
+export const piLive: LiveSpec = {
+  capabilities: {
+    open: native('pi --mode rpc; a prompt command per turn, the turn ends at agent_settled'),
+    steer: native('steer command: delivered after the running tool or answer, inside the same run'),
+    interrupt: native('abort command: the run ends aborted, a running bash command is stopped, the process stays'),
+    setModel: native('set_model command (provider from "provider/id" or piProvider)'),
+  },
+  minVersion: '1.6.0',
+  launchOnly: [],
+  notLive: ['outputSchema'],
+  dialect: rpcDialect,
+  async buildInvocation(ctx) {
+    const { args, env } = await buildPiInvocation(ctx, 'rpc');
+    if (ctx.opts.canUseTool) args.push('-e', await ctx.writeTempFile('coderline-can-use-tool.mjs', canUseToolExtension));
+    return env ? { args, env } : { args };
+  },
+  userMessage: (prompt, steerId) => (steerId ? { type: 'steer', message: prompt } : { type: 'prompt', message: prompt }),
+  userMessageIsRequest: true,
+  endsTurn: (record) => isJsonObject(record) && record.type === 'agent_settled',
+  interruptRequest: { type: 'abort' },
+  setModelRequest(model, opts) {
+    const slash = model.indexOf('/');
+    const provider = slash > 0 ? model.slice(0, slash) : opts.piProvider;
+    if (!provider) throw new InvalidOptionsError(['pi setModel() needs "provider/model" or the piProvider option'], 'pi');
+    return { type: 'set_model', provider, modelId: slash > 0 ? model.slice(slash + 1) : model };
+  },
+  permission,
+};

@@ -1,0 +1,67 @@
+// What every start of a CLI does before it spawns, one-shot or live: the adapter's command line, the
+// environment, the check that both can reach a process, and the version probe.
+import { stat } from 'node:fs/promises';
+import { InvalidOptionsError } from '../errors.js';
+import type { ResolvedOpts } from '../options.js';
+import type { AdapterSpec, Invocation, InvocationContext, SessionTarget } from './adapter.js';
+import { buildEnv } from './env.js';
+import { outputJsonSchemaOf } from './output-schema.js';
+import { executableFor, unpassableToProcess } from './spawn.js';
+import type { TempDir } from './temp.js';
+import type { ToolBridge } from './tool-bridge.js';
+import { checkVersionedSupport } from './validate.js';
+import { checkVersion } from './version.js';
+
+export interface LaunchRequest<I extends Omit<Invocation, 'stdin'>> {
+  adapter: AdapterSpec;
+  build(ctx: InvocationContext): Promise<I> | I;
+  prompt: string;
+  opts: ResolvedOpts;
+  session: SessionTarget;
+  cwd: string;
+  temp: TempDir;
+  coderStateDir(): Promise<string>;
+  toolBridge: ToolBridge | undefined;
+}
+
+export interface Launch<I> {
+  invocation: I;
+  env: Record<string, string>;
+  executable: string;
+  version: string | undefined;
+  /** The version is unknown or newer than tested. */
+  warning: string | undefined;
+}
+
+/** Spawning in a missing directory fails with ENOENT, which would read as a missing CLI. */
+export async function checkWorkingDirectory(adapter: Pick<AdapterSpec, 'name'>, cwd: string): Promise<void> {
+  if (!(await stat(cwd).then((info) => info.isDirectory(), () => false))) {
+    throw new InvalidOptionsError([`the working directory ${cwd} does not exist or is not a directory`], adapter.name);
+  }
+}
+
+export async function prepareLaunch<I extends Omit<Invocation, 'stdin'>>(request: LaunchRequest<I>): Promise<Launch<I>> {
+  const { adapter, opts, cwd, temp, toolBridge } = request;
+  const outputJsonSchema = outputJsonSchemaOf(opts);
+  // The version comes first: which argv and which features a run may use can depend on it. A binary
+  // probed before, in this process or an earlier one, answers from the cache (version-cache.ts).
+  const executable = executableFor(opts.executablePath ?? adapter.binary);
+  const probeEnv = buildEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter, extra: opts.extraEnv, unset: opts.unsetEnv });
+  const { version, warning } = await checkVersion(adapter, executable, probeEnv, cwd);
+  checkVersionedSupport(adapter, opts, request.session, version);
+  const invocation = await request.build({
+    prompt: request.prompt,
+    opts,
+    session: request.session,
+    cwd,
+    cliVersion: version,
+    writeTempFile: (name, content) => temp.writeFile(name, content),
+    coderStateDir: request.coderStateDir,
+    outputJsonSchema,
+    ...(toolBridge ? { toolBridge } : {}),
+  });
+  const env = buildEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
+  const unpassable = unpassableToProcess(invocation.args, env);
+  if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
+  return { invocation, env, executable, version, warning };
+}

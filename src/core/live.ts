@@ -1,0 +1,401 @@
+// A live session: one CLI process serving many turns over a DuplexChannel. Turns queue in order;
+// each has its own translator, events and RunResult, like a one-shot run. A turn can be interrupted
+// (the session goes on), a message pushed into it (steer); the model and permission mode can change
+// between turns. The CLI dying fails the running turn with a typed error and closes the session.
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { CliVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../errors.js';
+import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
+import { optionSchemas, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../options.js';
+import type { RunResult } from '../result.js';
+import type { AdapterSpec, LiveFeature, LiveSpec, SessionTarget, Translator } from './adapter.js';
+import { DuplexChannel, describeEnd, type ChannelEnd } from './channel.js';
+import { DEFAULTS } from './child-run.js';
+import { EventStream } from './event-stream.js';
+import { decideOutcome, type ProcessEnd } from './outcome.js';
+import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
+import { STOP_STEPS } from './process-group.js';
+import { RunTracker } from './run-tracker.js';
+import type { RunStream } from './session.js';
+import { TempDir } from './temp.js';
+import type { ToolBridge } from './tool-bridge.js';
+import { nonJsonLine, translateRecord } from './translate-line.js';
+import { checkSupport, parseOptions } from './validate.js';
+import { compareVersions } from './version.js';
+import { checkWorkingDirectory, prepareLaunch } from './launch.js';
+
+/** How long the CLI has to acknowledge a control request (interrupt, model change …). */
+const CONTROL_TIMEOUT_MS = 30_000;
+
+/** Where a live session gets what lives as long as it: its coder's state and working directory. */
+export interface LiveHost {
+  cwd: string;
+  coderStateDir(): Promise<string>;
+}
+
+interface Turn {
+  opts: ResolvedOpts;
+  translator: Translator;
+  tracker: RunTracker;
+  emit(event: TranslatedEvent): void;
+  stoppedBy: ProcessEnd['stoppedBy'];
+  /** A throwing onEvent / onRawLine: the turn is interrupted and its result rejects with it. */
+  callbackError?: { error: unknown };
+  /** Permission questions waiting for canUseTool: no stall meanwhile. */
+  asking: number;
+  /** Messages pushed with steer() that have not started to run yet. */
+  waitingSteers: Set<string>;
+  /** Aborted when the turn is over: a question still open then is moot (pi never withdraws one). */
+  over: AbortController;
+  lastActivity: number;
+  finish(end: ChannelEnd | undefined): void;
+}
+
+function liveSpecOf(adapter: AdapterSpec): LiveSpec {
+  if (!adapter.live) throw new FeatureNotSupportedError(adapter.name, 'open', `${adapter.name} has no live mode in this SDK; use start() for one process per turn.`);
+  return adapter.live;
+}
+
+function checkLiveSupport(adapter: AdapterSpec, spec: LiveSpec, opts: ResolvedOpts): void {
+  const missing = requestedFeatures(opts).find((feature) => spec.notLive?.includes(feature));
+  if (missing) throw new FeatureNotSupportedError(adapter.name, missing, `${adapter.name} honours ${missing} in one-shot runs only: use start() or run() for it.`);
+}
+
+export class LiveSession<P extends string = string> {
+  private turn: Turn | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closing: Promise<void> | undefined;
+  private end: ChannelEnd | undefined;
+  private sessionId: string | undefined;
+  /** Records outside any turn (e.g. the echo of a model change) are translated here. */
+  private readonly idleTranslator: Translator;
+
+  private constructor(
+    readonly adapter: AdapterSpec<P>,
+    private readonly spec: LiveSpec,
+    private readonly opts: ResolvedOpts,
+    private readonly channel: DuplexChannel,
+    readonly cliVersion: string | undefined,
+    private readonly cleanup: () => Promise<void>,
+  ) {
+    this.idleTranslator = adapter.createTranslator({ opts });
+    void channel.ended.then((end) => {
+      this.end = end;
+      this.turn?.finish(end);
+    });
+  }
+
+  /** Starts the CLI in its live mode. Everything is checked before it spawns. */
+  static async open<P extends string>(adapter: AdapterSpec<P>, host: LiveHost, options: OneShotOpts | undefined, target: SessionTarget): Promise<LiveSession<P>> {
+    const opts = parseOptions(optionSchemas().oneShotOptsSchema, options, `${adapter.name} live session options`);
+    checkSupport(adapter, opts, target);
+    const spec = liveSpecOf(adapter);
+    checkLiveSupport(adapter, spec, opts);
+    const cwd = resolve(opts.workingDirectory ?? host.cwd);
+    await checkWorkingDirectory(adapter, cwd);
+    const temp = new TempDir('coderline-live-');
+    const closing = new AbortController();
+    let toolBridge: ToolBridge | undefined;
+    const cleanup = async () => {
+      closing.abort();
+      await toolBridge?.close();
+      await temp.remove();
+    };
+    try {
+      if (opts.tools?.length) {
+        const { startToolBridge } = await import('./tool-bridge.js');
+        toolBridge = await startToolBridge(opts.tools, closing.signal);
+      }
+      const { invocation, env, executable, version } = await prepareLaunch({
+        adapter,
+        build: (ctx) => spec.buildInvocation(ctx),
+        prompt: '',
+        opts,
+        session: target,
+        cwd,
+        temp,
+        coderStateDir: host.coderStateDir,
+        toolBridge,
+      });
+      if (version !== undefined && compareVersions(version, spec.minVersion) < 0) {
+        throw new CliVersionError(adapter.name, version, `${spec.minVersion} and newer`, 'is older than the oldest version whose live mode is supported');
+      }
+      let session: LiveSession<P> | undefined;
+      const channel = new DuplexChannel(
+        { cli: adapter, executable, args: invocation.args, cwd, env, dialect: spec.dialect, maxLineBytes: opts.maxLineBytes ?? DEFAULTS.maxLineBytes },
+        {
+          rawLine: (line) => session?.onRawLine(line),
+          message: (message) => session?.onMessage(message),
+          request: (body, signal) => session!.onRequest(body, signal),
+          malformed: (problem) => session?.deliver('line' in problem ? [nonJsonLine(problem.line)] : [{ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${problem.bytes} bytes: longer than maxLineBytes`, raw: null }]),
+          stderr: (line) => session?.deliver([{ type: 'stderr', line, raw: line }]),
+          activity: () => {
+            if (session?.turn) session.turn.lastActivity = Date.now();
+          },
+        },
+      );
+      session = new LiveSession(adapter, spec, opts, channel, version, cleanup);
+      // No pid: the process could not be started (the version probe ran it a moment ago).
+      if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
+      return session;
+    } catch (error) {
+      await cleanup();
+      throw error;
+    }
+  }
+
+  /** The CLI's session id, once a turn has named it. */
+  get id(): string | undefined {
+    return this.sessionId;
+  }
+
+  /** The pid of the CLI, which leads its own process group. */
+  get pid(): number | undefined {
+    return this.channel.pid;
+  }
+
+  /** False once the process has ended or close() was called. */
+  get isOpen(): boolean {
+    return this.closing === undefined && this.end === undefined;
+  }
+
+  /** Sends a turn (queued behind any running one); its events stream as it runs, `.result` settles at its end. */
+  send(prompt: string, options?: RunOpts): RunStream<unknown, P> {
+    const opts = this.prepare(prompt, options);
+    const abandon = new AbortController();
+    const stream = new EventStream<CoderStreamEvent<P>>(this.adapter.name, () => abandon.abort());
+    const next = this.queue.then(() => this.runTurn(prompt, opts, stream, abandon.signal));
+    this.queue = next.catch(() => undefined);
+    next.then(() => stream.end(), (error: unknown) => stream.fail(error));
+    next.catch(() => undefined);
+    return Object.assign(stream, { result: next }) as unknown as RunStream<unknown, P>;
+  }
+
+  /** Pushes a message into the running turn (or, between turns, sends it as the next turn's start). */
+  steer(prompt: string): void {
+    this.need('steer');
+    if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
+    if (!this.turn) throw new InvalidOptionsError(['steer() needs a running turn; use send() to start one']);
+    const id = randomUUID();
+    this.sendUserMessage(this.spec.userMessage(prompt, id), this.turn);
+    // Only a CLI that says when a pushed message runs can keep a turn open for it.
+    if (this.spec.steerStarted) this.turn.waitingSteers.add(id);
+  }
+
+  /** Ends the running turn (`status: 'cancelled'`); the session goes on. No turn running: nothing happens. */
+  async interrupt(): Promise<void> {
+    this.need('interrupt');
+    const turn = this.turn;
+    if (!turn) return;
+    turn.stoppedBy ??= 'abort';
+    try {
+      await this.channel.request(this.spec.interruptRequest, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the interrupt' });
+    } catch {
+      // A CLI that cannot be interrupted is stopped: the turn still ends, as cancelled.
+      if (this.turn === turn) await this.channel.kill();
+    }
+  }
+
+  /** Changes the model for the next turns. */
+  async setModel(model: string): Promise<void> {
+    this.need('setModel');
+    if (typeof model !== 'string' || model === '') throw new InvalidOptionsError(['setModel() needs a model id']);
+    await this.control(this.spec.setModelRequest!(model, this.opts), 'the model change');
+  }
+
+  /** Changes the permission mode for the next tool uses. */
+  async setPermissionMode(mode: NonNullable<ResolvedOpts['permissionMode']>): Promise<void> {
+    this.need('setPermissionMode');
+    await this.control(this.spec.setPermissionModeRequest!(mode), 'the permission mode change');
+  }
+
+  /** Interrupts a running turn, fails queued ones, closes stdin, then stops the process group. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.turn && this.spec.interruptRequest !== undefined && this.channel.isOpen) await this.interrupt().catch(() => undefined);
+      await this.channel.close(this.opts.terminalGraceMs ?? DEFAULTS.terminalGraceMs);
+      await this.cleanup();
+    })();
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private need(feature: LiveFeature): void {
+    if (this.spec.capabilities[feature]) return;
+    throw new FeatureNotSupportedError(this.adapter.name, feature, `${this.adapter.name}'s live protocol has no ${feature}; adapters.md lists what each CLI's live mode can do.`);
+  }
+
+  private async control(body: unknown, what: string): Promise<void> {
+    if (!this.isOpen) throw this.closedError();
+    await this.channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what });
+  }
+
+  private closedError(): LiveSessionClosedError {
+    return new LiveSessionClosedError(this.adapter.name, this.closing || !this.end ? 'close() was called' : describeEnd(this.end));
+  }
+
+  private prepare(prompt: string, options: RunOpts | undefined): ResolvedOpts {
+    if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
+    const runOpts = parseOptions(optionSchemas().runOptsSchema, options, `${this.adapter.name} send options`);
+    checkLiveSupport(this.adapter, this.spec, runOpts);
+    const fixed = requestedFeatures(runOpts).filter((feature) => this.spec.launchOnly.includes(feature));
+    if (fixed.length > 0) {
+      throw new InvalidOptionsError(fixed.map((key) => `${key} is a launch option of a ${this.adapter.name} live session: pass it to open(), not send()`), this.adapter.name);
+    }
+    return { ...this.opts, ...runOpts };
+  }
+
+  private async runTurn(prompt: string, opts: ResolvedOpts, sink: EventStream<CoderStreamEvent<P>>, abandoned: AbortSignal): Promise<RunResult<unknown, P>> {
+    if (!this.isOpen) throw this.closedError();
+    const started = Date.now();
+    const tracker = new RunTracker(this.adapter.usageIsCumulative);
+    const collected: CoderStreamEvent<P>[] | undefined = opts.collectEvents ? [] : undefined;
+    let finished!: (end: ChannelEnd | undefined) => void;
+    const over = new Promise<ChannelEnd | undefined>((done) => (finished = done));
+    const turn: Turn = {
+      opts,
+      translator: this.adapter.createTranslator({ opts }),
+      tracker,
+      stoppedBy: undefined,
+      asking: 0,
+      waitingSteers: new Set(),
+      over: new AbortController(),
+      lastActivity: started,
+      emit: (translated) => {
+        const event = translated as CoderStreamEvent<P>;
+        event.provider = this.adapter.name;
+        event.ts = Date.now();
+        if (event.type === 'init' && event.sessionId) this.sessionId = event.sessionId;
+        tracker.observe(event);
+        collected?.push(event);
+        this.guard(turn, () => opts.onEvent?.(event as CoderStreamEvent));
+        sink.push(event);
+      },
+      finish: (end) => finished(end),
+    };
+    this.turn = turn;
+
+    const stallTimeoutMs = opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs;
+    const stallWatch = setInterval(() => {
+      if (turn.asking > 0) turn.lastActivity = Date.now();
+      else if (Date.now() - turn.lastActivity >= stallTimeoutMs && turn.stoppedBy === undefined) {
+        turn.stoppedBy = 'stall';
+        void this.channel.kill(STOP_STEPS);
+      }
+    }, Math.min(1_000, stallTimeoutMs));
+    const signal = opts.signal ? AbortSignal.any([opts.signal, abandoned]) : abandoned;
+    const onAbort = () => void this.interrupt().catch(() => undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (signal.aborted) turn.stoppedBy = 'abort';
+      else this.sendUserMessage(this.spec.userMessage(prompt), turn);
+      const end = turn.stoppedBy === 'abort' ? undefined : await over;
+      if (turn.callbackError) throw turn.callbackError.error;
+      const processEnd: ProcessEnd = {
+        exitCode: end?.exitCode,
+        signal: end?.signal,
+        stderrTail: end?.stderrTail ?? '',
+        stoppedBy: turn.stoppedBy,
+        stallTimeoutMs,
+      };
+      const outcome = decideOutcome(this.adapter, opts, tracker, processEnd);
+      return {
+        provider: this.adapter.name,
+        ...outcome,
+        text: tracker.text,
+        sessionId: tracker.sessionId ?? this.sessionId,
+        usage: tracker.usage,
+        exitCode: end?.exitCode,
+        signal: end?.signal,
+        durationMs: Date.now() - started,
+        pid: this.channel.pid,
+        cliVersion: this.cliVersion,
+        ...(collected ? { events: collected } : {}),
+      };
+    } finally {
+      clearInterval(stallWatch);
+      turn.over.abort();
+      signal.removeEventListener('abort', onAbort);
+      this.turn = undefined;
+    }
+  }
+
+  /** Writes a user message; where the CLI answers it, a refusal ends the turn as an error. */
+  private sendUserMessage(message: unknown, turn: Turn): void {
+    if (!this.spec.userMessageIsRequest) return this.channel.write(message);
+    this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }).catch((error: unknown) => {
+      // A process that ended ends the turn itself, with how it ended.
+      if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
+      turn.emit({ type: 'error', code: 'protocol', fatal: true, message: error instanceof Error ? error.message : String(error), raw: null });
+      turn.finish(undefined);
+    });
+  }
+
+  private guard(turn: Turn | undefined, callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      // Between turns there is no result to fail; a throwing callback must not take the session down.
+      if (!turn || turn.callbackError) return;
+      turn.callbackError = { error };
+      void this.interrupt().catch(() => undefined);
+    }
+  }
+
+  private onRawLine(line: string): void {
+    const turn = this.turn;
+    const onRawLine = turn ? turn.opts.onRawLine : this.opts.onRawLine;
+    if (!onRawLine) return;
+    this.guard(turn, () => onRawLine(line));
+  }
+
+  /** Events of a record or a line: to the running turn, or between turns to the session's onEvent. */
+  private deliver(events: TranslatedEvent[]): void {
+    if (this.turn) {
+      for (const event of events) this.turn.emit(event);
+      return;
+    }
+    for (const translated of events) {
+      const event = translated as CoderStreamEvent<P>;
+      event.provider = this.adapter.name;
+      event.ts = Date.now();
+      this.guard(undefined, () => this.opts.onEvent?.(event as CoderStreamEvent));
+    }
+  }
+
+  private onMessage(record: unknown): void {
+    const turn = this.turn;
+    this.deliver(translateRecord(turn?.translator ?? this.idleTranslator, this.adapter.name, record));
+    if (!turn) return;
+    const steered = this.spec.steerStarted?.(record);
+    if (steered !== undefined) turn.waitingSteers.delete(steered);
+    if (!this.spec.endsTurn(record)) return;
+    if (turn.waitingSteers.size === 0) turn.finish(undefined);
+    // A pushed message still waits: it runs next, and its last record is the one that decides.
+    else turn.tracker.done = undefined;
+  }
+
+  private async onRequest(body: unknown, signal: AbortSignal): Promise<unknown> {
+    const request = this.spec.permission.request(body);
+    if (!request) throw new Error('this host does not answer that request');
+    const turn = this.turn;
+    const canUseTool = turn?.opts.canUseTool ?? this.opts.canUseTool;
+    if (turn) turn.asking += 1;
+    try {
+      const decision = canUseTool
+        ? await askPermission(canUseTool, request, {
+            timeoutMs: this.opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
+            signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
+            emit: (event) => this.deliver([event]),
+            raw: body,
+          })
+        : ({ behavior: 'deny', message: 'No canUseTool callback is set.' } as const);
+      return this.spec.permission.answer(decision, request);
+    } finally {
+      if (turn) turn.asking -= 1;
+    }
+  }
+}
