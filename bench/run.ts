@@ -12,7 +12,7 @@
 //   retention   heap a translator holds as a 1M-line run goes on (flat = nothing kept per record)
 //   splitter    the line splitter vs. ndjson and readline (bench/line-splitter.ts)
 // BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds. BENCH_BASELINE=<git rev>
-// adds coderline as of that commit to the throughput and memory races: before/after side by side.
+// adds coderline as of that commit to the throughput, memory, cold and import sections: before/after side by side.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -193,6 +193,7 @@ function coldFirstRun(): void {
 function importCost(): void {
   const targets = {
     coderline: coderlineEntry,
+    ...(BASELINE ? { [`coderline @ ${BASELINE}`]: baselineEntry } : {}),
     '@anthropic-ai/claude-agent-sdk': `${benchDir}node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs`,
     '@openai/codex-sdk': `${benchDir}node_modules/@openai/codex-sdk/dist/index.js`,
   };
