@@ -35,8 +35,8 @@ export interface Launch<I> {
 
 /**
  * Spawning in a missing directory fails with ENOENT, which would read as a missing CLI. A synchronous
- * stat: the first asynchronous file call of a process starts libuv's thread pool, which cost a
- * process's first run 2–3 ms of CPU and 5–30 ms of wall time before the spawn (docs/performance.md).
+ * stat: an awaited one went through libuv's thread pool and back, 13–59 ms of wall time before the
+ * spawn on a loaded machine (docs/performance.md, "Cold first run: where the rest goes").
  */
 export function checkWorkingDirectory(adapter: Pick<AdapterSpec, 'name'>, cwd: string): void {
   let isDirectory = false;
