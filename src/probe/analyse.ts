@@ -71,15 +71,16 @@ function checkTool(events: readonly CoderStreamEvent<string>[], tool: NonNullabl
 
 /**
  * What the CLI's store shows of the canary's session (`listed`: the working directory's sessions;
- * `stored`: the session read back), against what the run did. Findings, none when all is there.
+ * `stored`: the session read back), against what the run did. Stores keep the model's calls, so the
+ * tool is looked for by the name the model called it (`toolName`). Findings, none when all is there.
  */
-export function checkStoredHistory(expected: NonNullable<CanaryExpectation['history']>, tool: CanaryExpectation['tool'], sessionId: string, listed: readonly SessionInfo[], stored: readonly CoderStreamEvent<string>[]): string[] {
+export function checkStoredHistory(expected: NonNullable<CanaryExpectation['history']>, toolName: string | undefined, sessionId: string, listed: readonly SessionInfo[], stored: readonly CoderStreamEvent<string>[]): string[] {
   const missing: string[] = [];
   const info = listed.find((session) => session.id === sessionId);
   if (!info) missing.push(`session ${sessionId} in listSessions() of the working directory`);
   else if (info.title !== expected.prompt) missing.push(`the prompt as the stored session's title (got ${info.title === undefined ? 'none' : `"${info.title}"`})`);
   if (!stored.some((event) => event.type === 'message' && event.role === 'user' && event.text === expected.prompt)) missing.push('the prompt in readSession()');
-  if (tool && !stored.some((event) => event.type === 'tool_use' && event.name === tool.name)) missing.push(`the "${tool.name}" call in readSession()`);
+  if (toolName && !stored.some((event) => event.type === 'tool_use' && event.name === toolName)) missing.push(`the "${toolName}" call in readSession()`);
   return missing;
 }
 

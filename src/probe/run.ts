@@ -84,7 +84,7 @@ async function withStoredHistory(target: CanaryTarget, canary: Canary, opts: Sha
   const coder = createCoder(target.adapter, opts);
   let findings: string[];
   try {
-    findings = checkStoredHistory(expected, canary.expect.tool, sessionId, await coder.listSessions(), await coder.readSession(sessionId));
+    findings = checkStoredHistory(expected, canary.expect.tool && target.adapter.probe?.shellCall('').name, sessionId, await coder.listSessions(), await coder.readSession(sessionId));
   } catch (error) {
     findings = [`a readable session store: ${error instanceof Error ? firstLineOf(error.message) : String(error)}`];
   } finally {

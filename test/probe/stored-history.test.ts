@@ -5,7 +5,7 @@ import { eventsOfRecords, storeRecordEvent } from '../../src/core/session-store.
 import { checkStoredHistory } from '../../src/probe/analyse.js';
 
 const prompt = 'Run the probe command, then answer.';
-const tool = { name: 'bash', marker: 'm' };
+const tool = 'bash';
 const event = (fields: Record<string, unknown>) => ({ provider: 'pi', ts: 0, raw: null, ...fields }) as CoderStreamEvent<string>;
 const listed = [{ id: 's1', title: prompt, updatedAt: '2026-01-01T00:00:00.000Z', workingDirectory: '/w' }];
 const stored = [event({ type: 'message', role: 'user', text: prompt, delta: false }), event({ type: 'tool_use', id: 'c', name: 'bash', input: {} })];
