@@ -95,6 +95,8 @@ async function review(): Promise<number> {
     // The job's other secrets (deploy keys, cloud and registry tokens) stay out of reach of the
     // commands the model runs: the CLI gets PATH, HOME, locale, proxies and its own credentials only.
     inheritEnv: 'minimal',
+    // The token that posts the review is the script's, never the agent's (Copilot would read it as a login).
+    ...(target ? { unsetEnv: ['GITHUB_TOKEN'] } : {}),
     outputSchema: reviewSchema,
     ...(values.model ? { model: values.model } : {}),
     signal: AbortSignal.timeout(timeoutMinutes * 60_000),
