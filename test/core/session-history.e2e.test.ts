@@ -1,6 +1,6 @@
 // Session history on the real binaries against the fake model servers: sessions the CLIs stored are
 // listed (per working directory, or all) and read back as events; and a session resumed by a coder
-// that never ran it (nothing in memory) still reports this run's usage, not the session's total.
+// in a fresh process (nothing in memory) still reports this run's usage, not the session's total.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { builtInAdapters } from '../../src/registry.js';
 import { fakeApiOf, startFakeModel } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
+import { startScript } from '../cli/command.js';
 
 const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi'];
 
@@ -71,13 +72,11 @@ describe.each(clis)('%s session history (real binary, fake model)', (cli) => {
     expect(JSON.stringify(conversation.find((event) => event.type === 'tool_result'))).toContain('stored-history');
     await expect(coder.readSession('00000000-0000-4000-8000-000000000000')).rejects.toThrow(/no stored session/);
 
-    // A coder that never ran the session: its memory is empty, the store must tell the total so far.
-    const fresh = createCoder(adapter, { ...base, workingDirectory: here });
-    cleanupAfterTest(() => fresh.close());
-    const resumed = await fresh.resume(first.sessionId!).run('Which word?');
-    expect(resumed.status, resumed.error?.message).toBe('success');
-    expect(resumed.text).toBe('The word was banana.');
-    expect(resumed.usage).toMatchObject({ inputTokens: 200, outputTokens: 20 });
+    // A process that never ran the session: nothing in memory, the store must tell the total so far.
+    const host = join(import.meta.dirname, '..', 'support', 'host-resume.ts');
+    const resumed = await startScript(host, [cli, first.sessionId!, 'Which word?'], { env: { ...process.env, CODERLINE_TEST_OPTIONS: JSON.stringify({ ...base, workingDirectory: here }) } }).done;
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'success', text: 'The word was banana.', usage: { inputTokens: 200, outputTokens: 20 } });
   });
 });
 
