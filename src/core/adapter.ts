@@ -141,7 +141,8 @@ export interface VersionRange {
 export interface AdapterDocs {
   /** The command line the adapter runs (the prompt always goes on stdin). */
   invocation: string;
-  sessions: { resume: string; resumeLatest: string; fork: string };
+  /** `history`: where `listSessions()` / `readSession()` read the CLI's store. */
+  sessions: { resume: string; resumeLatest: string; fork: string; history?: string };
   /** Facts about the binary a user should know, e.g. where it differs from its own docs. */
   notes: string[];
 }
