@@ -25,7 +25,7 @@ describe.each(clis)('%s session history (real binary, fake model)', (cli) => {
   const probe = adapter.probe!;
   const shell = probe.shellCall('echo stored-history');
 
-  it('lists the sessions of the working directory (all with allDirectories), reads one back, and a fresh coder resuming it reports per-run usage', async () => {
+  it('lists the sessions of the working directory (all with allDirectories), reads one back, and a fresh process resuming it reports per-run usage', async () => {
     const fake = await startFakeModel({
       api: fakeApiOf[cli],
       script: [
