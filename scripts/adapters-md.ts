@@ -64,9 +64,9 @@ export function renderAdaptersMd(): string {
   out.push('');
   out.push(table(
     ['', ...adapters.map((a) => a.name)],
-    (['resume', 'resumeLatest', 'fork'] as const).map((kind) => [
-      `\`${kind}\``,
-      ...adapters.map((a) => cell(`${a.docs?.sessions[kind] ?? ''}${kind === 'fork' && a.forkSince ? ` (since ${a.forkSince}; older: FeatureNotInVersionError)` : ''}`)),
+    (['resume', 'resumeLatest', 'fork', 'history'] as const).map((kind) => [
+      `\`${kind === 'history' ? 'listSessions / readSession' : kind}\``,
+      ...adapters.map((a) => cell(`${a.docs?.sessions[kind] ?? (kind === 'history' ? 'not readable (FeatureNotSupportedError)' : '')}${kind === 'fork' && a.forkSince ? ` (since ${a.forkSince}; older: FeatureNotInVersionError)` : ''}`)),
     ]),
   ));
   out.push('');

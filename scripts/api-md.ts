@@ -58,8 +58,10 @@ A fork of an owned session shares its coder: run it before the owner closes.
 Defaults for every session the coder starts. The working directory is fixed when the coder is made (CLIs store sessions per directory). Options are validated at once.
 
 - \`coder.start(startOptions?)\` → \`Session\`: a new session.
-- \`coder.resume(sessionId, startOptions?)\` → \`Session\`: continues that session.
+- \`coder.resume(sessionId, startOptions?)\` → \`Session\`: continues that session. Its runs report their own usage even when another process ran the session before: for CLIs that report session totals (Codex, Copilot) the total so far is read from the CLI's store.
 - \`coder.resumeLatest(startOptions?)\` → \`Session\`: continues the CLI's most recent session in the coder's directory.
+- \`coder.listSessions({ allDirectories? }?)\` → \`Promise<SessionInfo[]>\`: the sessions in the CLI's own store (the one the coder's options point it at: CODEX_HOME, CLAUDE_CONFIG_DIR, COPILOT_HOME, pi's session dir), newest first, as \`{ id, title, updatedAt, workingDirectory }\` (\`title\`: the CLI's title or the first prompt; \`updatedAt\`: ISO 8601). Only the coder's working directory unless \`allDirectories: true\`.
+- \`coder.readSession(sessionId)\` → \`Promise<CoderStreamEvent[]>\`: a stored conversation as events — the prompts as \`message\` events with \`role: 'user'\`, the answers, tool calls and results as in a run, every other record as a \`progress\` event (\`raw\` holds it; nothing throws on a record of unknown shape); \`ts\` is the record's own time. Rejects with \`invalid_options\` when the store has no such session, \`FeatureNotSupportedError\` for an adapter without a \`sessionStore\`.
 - \`coder.open(options?, { sessionId }?)\` → \`Promise<LiveSession>\`: a live session, one CLI process for many turns (see [live.md](live.md)); \`options\` takes start options and the run options that are launch flags; with \`{ sessionId }\` the process continues that session. \`FeatureNotSupportedError\` where the CLI has no live mode.
 - \`coder.close()\` → \`Promise<void>\`: removes the coder's private state (e.g. an isolated config dir).
 

@@ -60,7 +60,8 @@ export interface InitEvent<P extends string = ProviderName> extends EventBase<P>
 
 export interface MessageEvent<P extends string = ProviderName> extends EventBase<P> {
   type: 'message';
-  role: 'assistant';
+  /** `user` only in a stored conversation (`coder.readSession()`): a run's stream has the assistant's. */
+  role: 'assistant' | 'user';
   text: string;
   /** true: a fragment of a message still being written; false: a whole content block or message. */
   delta: boolean;

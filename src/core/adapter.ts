@@ -75,6 +75,42 @@ export interface SessionUsageReport {
   raw: unknown;
 }
 
+/** Where a CLI's session store is for a coder's options. */
+export interface StoreContext {
+  opts: ResolvedOpts;
+  /** The coder's working directory (absolute). */
+  cwd: string;
+  /** The coder's private state dir (where strict isolation keeps a CLI's config). */
+  coderStateDir(): Promise<string>;
+}
+
+/** One session found in a CLI's store. */
+export interface SessionInfo {
+  id: string;
+  /** The CLI's title for it, else its first prompt (undefined when the store has neither). */
+  title: string | undefined;
+  /** When the CLI last wrote to it (ISO 8601). */
+  updatedAt: string;
+  /** The directory it ran in, when the store says. */
+  workingDirectory: string | undefined;
+}
+
+/**
+ * Reading a CLI's own session store (its files on disk). Records are read as tolerantly as the
+ * translators read stdout: a record of unknown shape becomes a progress event, never a throw.
+ */
+export interface SessionStoreSpec {
+  /** Sessions in the store; with `cwd`, only those that ran there. */
+  list(ctx: StoreContext, cwd: string | undefined): Promise<SessionInfo[]>;
+  /** The conversation, one record at a time; undefined when the store has no session with this id. */
+  read(ctx: StoreContext, sessionId: string): Promise<TranslatedEvent[] | undefined>;
+  /**
+   * For CLIs whose usage counts the whole session: the total the store holds for it, read before a
+   * run that resumes or forks it, so the run's share is right even when another process ran the rest.
+   */
+  usageTotal?(ctx: StoreContext, sessionId: string): Promise<Usage | undefined>;
+}
+
 /** Per-run translation state. `translate` must be deterministic: same lines in, same events out. */
 export interface Translator {
   /**
@@ -105,7 +141,8 @@ export interface VersionRange {
 export interface AdapterDocs {
   /** The command line the adapter runs (the prompt always goes on stdin). */
   invocation: string;
-  sessions: { resume: string; resumeLatest: string; fork: string };
+  /** `history`: where `listSessions()` / `readSession()` read the CLI's store. */
+  sessions: { resume: string; resumeLatest: string; fork: string; history?: string };
   /** Facts about the binary a user should know, e.g. where it differs from its own docs. */
   notes: string[];
 }
@@ -237,6 +274,8 @@ export interface AdapterSpec<P extends string = string> {
   permissionPromptTool?: PermissionCodec;
   /** The CLI's live mode, when it has one. */
   live?: LiveSpec;
+  /** The CLI's session store (`coder.listSessions()`, `coder.readSession()`), when it can be read. */
+  sessionStore?: SessionStoreSpec;
 }
 
 export type { Usage };

@@ -35,6 +35,17 @@ export interface ExecuteRequest {
   sink?: EventSink;
 }
 
+/**
+ * A session another process (or coder) ran: its total so far, from the CLI's store, so that a CLI
+ * reporting session totals still yields this run's share. Unreadable → undefined (the whole total).
+ */
+async function storedUsageTotal(request: ExecuteRequest, cwd: string): Promise<Usage | undefined> {
+  const { session, adapter, opts } = request;
+  const read = adapter.sessionStore?.usageTotal;
+  if (!read || (session.kind !== 'resume' && session.kind !== 'fork')) return undefined;
+  return read({ opts, cwd, coderStateDir: request.coderStateDir }, session.sessionId).catch(() => undefined);
+}
+
 export async function execute(request: ExecuteRequest): Promise<RunResult<unknown, string>> {
   const { adapter, opts } = request;
   let memory = request.memory;
@@ -130,6 +141,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
 
   if (opts.signal?.aborted) return cancelledBeforeStart(undefined);
   checkWorkingDirectory(adapter, cwd);
+  usageBaseline ??= await storedUsageTotal(request, cwd);
 
   // canUseTool on a one-shot run: the CLI asks a tool of the bridge, which asks the callback.
   let asking = 0;

@@ -6,7 +6,8 @@ import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../er
 import type { CoderStreamEvent } from '../events.js';
 import { optionSchemas, type OneShotOpts, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
-import type { AdapterSpec, SessionTarget } from './adapter.js';
+import type { AdapterSpec, SessionInfo, SessionTarget, StoreContext } from './adapter.js';
+import { listStoredSessions, readStoredSession } from './session-store.js';
 import { EventStream } from './event-stream.js';
 import { assertSupportedPlatform } from './platform.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
@@ -71,6 +72,19 @@ export class Coder<P extends string = string> {
   }
 
   /**
+   * Sessions in the CLI's own store, newest first: those run in this coder's working directory, or
+   * every directory's with `allDirectories`. Reads the store the coder's options point the CLI at.
+   */
+  listSessions(options: { allDirectories?: boolean } = {}): Promise<SessionInfo[]> {
+    return listStoredSessions(this.adapter, this.storeContext(), options.allDirectories === true);
+  }
+
+  /** A stored session's conversation as events (user prompts are `message` events with role `user`). */
+  readSession(sessionId: string): Promise<CoderStreamEvent<P>[]> {
+    return readStoredSession(this.adapter, this.storeContext(), sessionId);
+  }
+
+  /**
    * Removes the coder's private state (e.g. an isolated config dir): its sessions cannot resume after.
    * A coder never closed has it removed when the host exits.
    */
@@ -102,6 +116,10 @@ export class Coder<P extends string = string> {
   /** @internal */
   stateDir(): Promise<string> {
     return this.state.path();
+  }
+
+  private storeContext(): StoreContext {
+    return { opts: this.options, cwd: this.cwd, coderStateDir: () => this.stateDir() };
   }
 
   private sessionOptions(options: SharedStartOpts | undefined): ResolvedOpts {

@@ -3,7 +3,7 @@
 // run does it, so the same code judges a live probe and a doctored recording.
 import { isDeepStrictEqual } from 'node:util';
 import { replayLines } from '../cli/replay.js';
-import type { SessionTarget } from '../core/adapter.js';
+import type { SessionInfo, SessionTarget } from '../core/adapter.js';
 import type { ResolvedOpts } from '../options.js';
 import { decideOutcome, failedExit, type Outcome, type ProcessEnd } from '../core/outcome.js';
 import { RunTracker } from '../core/run-tracker.js';
@@ -67,6 +67,21 @@ function checkTool(events: readonly CoderStreamEvent<string>[], tool: NonNullabl
     ...(ran ? [] : [`without "${tool.marker}"`]),
   ];
   if (wrong.length) misclassified.push(`the shell command did not ${tool.fails ? 'fail' : 'run'} as expected (tool_result ${wrong.join(', ')})`);
+}
+
+/**
+ * What the CLI's store shows of the canary's session (`listed`: the working directory's sessions;
+ * `stored`: the session read back), against what the run did. Stores keep the model's calls, so the
+ * tool is looked for by the name the model called it (`toolName`). Findings, none when all is there.
+ */
+export function checkStoredHistory(expected: NonNullable<CanaryExpectation['history']>, toolName: string | undefined, sessionId: string, listed: readonly SessionInfo[], stored: readonly CoderStreamEvent<string>[]): string[] {
+  const missing: string[] = [];
+  const info = listed.find((session) => session.id === sessionId);
+  if (!info) missing.push(`session ${sessionId} in listSessions() of the working directory`);
+  else if (info.title !== expected.prompt) missing.push(`the prompt as the stored session's title (got ${info.title === undefined ? 'none' : `"${info.title}"`})`);
+  if (!stored.some((event) => event.type === 'message' && event.role === 'user' && event.text === expected.prompt)) missing.push('the prompt in readSession()');
+  if (toolName && !stored.some((event) => event.type === 'tool_use' && event.name === toolName)) missing.push(`the "${toolName}" call in readSession()`);
+  return missing;
 }
 
 /** Resume keeps the earlier run's session id, fork gets a new one. */

@@ -31,6 +31,12 @@ export interface CanaryExpectation {
   output?: unknown;
   /** How the run's session id must relate to the earlier run's: the same (resume) or a new one (fork). */
   sessionId?: 'same' | 'new';
+  /**
+   * The session must be in the CLI's store afterwards: listed for the working directory with this
+   * prompt as its title, and read back with the prompt and the shell call (`coder.listSessions()`,
+   * `coder.readSession()`).
+   */
+  history?: { prompt: string };
 }
 
 export interface Canary {
@@ -78,6 +84,7 @@ export function canariesFor(adapter: AdapterSpec): Canary[] | undefined {
         finalText: CANARY_TOOL_TEXT,
         tool: { name: probe.shellEventName, marker: CANARY_MARKER },
         usage: true,
+        history: { prompt: 'Run the probe command, then answer.' },
       },
       prompt: 'Run the probe command, then answer.',
       script: [{ toolCalls: [probe.shellCall(`echo ${CANARY_MARKER}`)] }, { text: CANARY_TOOL_TEXT }],

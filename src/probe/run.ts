@@ -11,7 +11,7 @@ import type { OneShotOpts, SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import { builtInAdapters } from '../registry.js';
 import { fakeApiOf, startFakeModel } from '../testing/index.js';
-import { analyseCanary, type CanaryReport, type ProbeExit } from './analyse.js';
+import { analyseCanary, checkStoredHistory, type CanaryReport, type ProbeExit } from './analyse.js';
 import { canariesFor, type Canary } from './canaries.js';
 
 /** A canary that prints nothing for this long is stopped (e.g. a CLI that now waits for approval). */
@@ -77,6 +77,24 @@ async function runTurn(target: CanaryTarget, canary: Canary, opts: OneShotOpts, 
   }
 }
 
+/** The history check of a canary that asks for one: what the CLI's store holds after the run. */
+async function withStoredHistory(target: CanaryTarget, canary: Canary, opts: SharedStartOpts, sessionId: string | undefined, report: CanaryReport): Promise<CanaryReport> {
+  const expected = canary.expect.history;
+  if (!expected || !sessionId) return report;
+  const coder = createCoder(target.adapter, opts);
+  let findings: string[];
+  try {
+    findings = checkStoredHistory(expected, canary.expect.tool && target.adapter.probe?.shellCall('').name, sessionId, await coder.listSessions(), await coder.readSession(sessionId));
+  } catch (error) {
+    findings = [`a readable session store: ${error instanceof Error ? firstLineOf(error.message) : String(error)}`];
+  } finally {
+    await coder.close();
+  }
+  return findings.length ? { ...report, missing: [...report.missing, ...findings], drift: true } : report;
+}
+
+const firstLineOf = (text: string) => text.split('\n')[0] ?? '';
+
 export async function runCanary(target: CanaryTarget, canary: Canary): Promise<CanaryRun> {
   const fake = await startFakeModel({ api: fakeApiOf[target.cli], script: canary.script });
   const workingDirectory = await mkdtemp(join(tmpdir(), 'coderline-probe-'));
@@ -101,7 +119,8 @@ export async function runCanary(target: CanaryTarget, canary: Canary): Promise<C
       },
     });
     exit = { exitCode: result.exitCode, signal: result.signal, stderrTail: stderr.slice(-40).join('\n'), stoppedBy: stoppedBy(result), stallTimeoutMs: CANARY_STALL_MS };
-    const report = analyseCanary(target.cli, canary.expect, lines, exit, canary.opts, earlierSessionId);
+    const analysed = analyseCanary(target.cli, canary.expect, lines, exit, canary.opts, earlierSessionId);
+    const report = await withStoredHistory(target, canary, opts, result.sessionId, analysed);
     return { report, analysed: true, lines, exit, earlierSessionId, cliVersion: result.cliVersion };
   } catch (error) {
     return { report: couldNotRun(canary, error), analysed: false, lines, exit, earlierSessionId: undefined, cliVersion: undefined };

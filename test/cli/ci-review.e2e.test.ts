@@ -1,6 +1,8 @@
 // The CI review recipe (examples/ci-review/review.ts) end to end: a real git repository, the real
 // claude binary against the fake Anthropic server, and what GitHub Actions would see.
 import { execFileSync } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,4 +101,102 @@ describe('examples/ci-review (real claude, fake model server)', () => {
     expect(result.stderr).toMatch(/review: claude could not finish the review \(error\)/);
     expect(result.stdout).toBe('');
   });
+
+  it('with GITHUB_TOKEN posts a pull-request review with inline comments on changed lines; a re-run updates it', async () => {
+    const github = await fakeGitHub();
+    const findings = [
+      { file: 'src/app.ts', line: 3, severity: 'error', message: 'Division by zero when b is 0.' },
+      { file: 'src/other.ts', line: 99, severity: 'warning', message: 'Not in this diff.' },
+    ];
+    const setup = await setUp((_request, index) => (index % 2 === 0 ? structured(findings) : { text: 'Reviewed.' }));
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: setup.repo, encoding: 'utf8' }).trim();
+    const event = join(setup.repo, '..', 'event.json');
+    await writeFile(event, JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }));
+    const env = { ...setup.env, GITHUB_TOKEN: 'ghs_fake_token', GITHUB_API_URL: github.url, GITHUB_REPOSITORY: 'octo/repo', GITHUB_EVENT_PATH: event };
+    const reviewOnce = () => startScript(script, ['--cli', 'claude', '--model', setup.model, '--base', 'HEAD~1'], { cwd: setup.repo, env }).done;
+
+    const first = await reviewOnce();
+    expect(first.stderr).toContain('review: posted as review 1 on pull request #7');
+    expect(first.code).toBe(1);
+    // The annotations stay.
+    expect(first.stdout).toContain('::error file=src/app.ts,line=3');
+    const created = github.requests.find((request) => request.method === 'POST' && request.path === '/repos/octo/repo/pulls/7/reviews');
+    expect(created?.authorization).toBe('Bearer ghs_fake_token');
+    expect(created?.body).toMatchObject({ commit_id: head, event: 'COMMENT', comments: [{ path: 'src/app.ts', line: 3, side: 'RIGHT' }] });
+    const body = created!.body as { body: string; comments: Array<{ body: string }> };
+    expect(body.comments[0]!.body).toContain('Division by zero when b is 0.');
+    expect(body.body).toContain('Adds a ratio.');
+    expect(body.body).toContain('`src/other.ts:99`: Not in this diff.');
+
+    const second = await reviewOnce();
+    expect(second.stderr).toContain('review: posted as review 1 on pull request #7');
+    expect(github.reviews).toHaveLength(1);
+    expect(github.requests.map((request) => `${request.method} ${request.path}`).slice(2)).toEqual([
+      'GET /repos/octo/repo/pulls/7/reviews?per_page=100',
+      'PUT /repos/octo/repo/pulls/7/reviews/1',
+      'GET /repos/octo/repo/pulls/7/comments?per_page=100',
+      'DELETE /repos/octo/repo/pulls/comments/1',
+      'POST /repos/octo/repo/pulls/7/comments',
+    ]);
+    expect(github.comments.map((comment) => [comment.id, comment.path, comment.line])).toEqual([[2, 'src/app.ts', 3]]);
+    expect(github.requests.at(-1)?.body).toMatchObject({ commit_id: head, path: 'src/app.ts', line: 3, side: 'RIGHT' });
+  });
 });
+
+interface GitHubRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+/** The review endpoints of the GitHub REST API the script calls, in memory, on 127.0.0.1. */
+async function fakeGitHub(): Promise<{ url: string; requests: GitHubRequest[]; reviews: Array<{ id: number; body: string }>; comments: Array<{ id: number; path: string; line: number; body: string }> }> {
+  const requests: GitHubRequest[] = [];
+  const reviews: Array<{ id: number; body: string }> = [];
+  const comments: Array<{ id: number; path: string; line: number; body: string }> = [];
+  let nextComment = 1;
+  const reply = (response: ServerResponse, status: number, value?: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(value === undefined ? undefined : JSON.stringify(value));
+  };
+  const handle = (request: IncomingMessage, response: ServerResponse, text: string) => {
+    const body = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+    const path = request.url ?? '';
+    requests.push({ method: request.method ?? '', path, authorization: request.headers.authorization, body });
+    const route = `${request.method} ${path.replace(/\?.*/, '')}`;
+    const addComment = (comment: Record<string, unknown>) => comments.push({ id: nextComment++, path: String(comment.path), line: Number(comment.line), body: String(comment.body) });
+    if (route === 'GET /repos/octo/repo/pulls/7/reviews') return reply(response, 200, reviews);
+    if (route === 'GET /repos/octo/repo/pulls/7/comments') return reply(response, 200, comments);
+    if (route === 'POST /repos/octo/repo/pulls/7/reviews') {
+      const review = { id: reviews.length + 1, body: String(body?.body) };
+      reviews.push(review);
+      for (const comment of (body?.comments as Array<Record<string, unknown>>) ?? []) addComment(comment);
+      return reply(response, 200, review);
+    }
+    const put = /^PUT \/repos\/octo\/repo\/pulls\/7\/reviews\/(\d+)$/.exec(route);
+    const review = put ? reviews.find((candidate) => candidate.id === Number(put[1])) : undefined;
+    if (review) {
+      review.body = String(body?.body);
+      return reply(response, 200, review);
+    }
+    const remove = /^DELETE \/repos\/octo\/repo\/pulls\/comments\/(\d+)$/.exec(route);
+    const index = remove ? comments.findIndex((comment) => comment.id === Number(remove[1])) : -1;
+    if (index >= 0) {
+      comments.splice(index, 1);
+      return reply(response, 204);
+    }
+    if (route === 'POST /repos/octo/repo/pulls/7/comments' && body) {
+      addComment(body);
+      return reply(response, 201, comments.at(-1));
+    }
+    reply(response, 404, { message: 'Not Found' });
+  };
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    request.on('end', () => handle(request, response, text));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanupAfterTest(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, reviews, comments };
+}

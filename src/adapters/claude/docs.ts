@@ -7,6 +7,7 @@ export const claudeDocs: AdapterDocs = {
     resume: '--resume=<id> (same config dir and working directory as the first run)',
     resumeLatest: '--continue',
     fork: '--resume=<id> --fork-session (new session id, same history)',
+    history: "$CLAUDE_CONFIG_DIR (the coder's own under isolation 'strict', else ~/.claude)/projects/<dir>/<id>.jsonl; title: the first prompt",
   },
   notes: [
     'Every value flag is passed as `--flag=value`: the multi-value flags (`--add-dir`, `--allowed-tools`, `--disallowed-tools`, …) would otherwise swallow what follows them.',

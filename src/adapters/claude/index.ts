@@ -8,6 +8,7 @@ import { claudeLive } from './live.js';
 import { claudePermission } from './permission.js';
 import { createClaudeTranslator } from './translate.js';
 import { claudeVersions } from './versions.js';
+import { claudeSessionStore } from './store.js';
 
 /** Failures the CLI explains only on stderr, before any stdout record. */
 function explainClaudeExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
@@ -64,4 +65,5 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   createTranslator: createClaudeTranslator,
   permissionPromptTool: claudePermission,
   live: claudeLive,
+  sessionStore: claudeSessionStore,
 };

@@ -7,6 +7,7 @@ export const codexDocs: AdapterDocs = {
     resume: 'exec … resume <id> - (run in the original working directory, provider settings passed again)',
     resumeLatest: 'exec … resume --last - (refused before spawning when no thread was recorded for this directory: the CLI would silently start a new one)',
     fork: 'exec … fork <id> -',
+    history: "$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl; title: the first prompt; a resumed thread's usage so far from its last token_count",
   },
   notes: [
     '`codex exec --search` is rejected; web search is `-c web_search="live|cached|disabled"` (`codexSearch`).',

@@ -1,40 +1,20 @@
 // `codex exec resume --last` looks threads up per working directory and, when it finds none,
 // silently starts a new thread. Before such a run the adapter checks the CLI's session store.
-import { open, readdir } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { asJsonObject } from '../../core/json.js';
+import { cliEnvValue, filesUnder, firstRecord } from '../../core/session-store.js';
 import type { ResolvedOpts } from '../../options.js';
 
 /** Where the CLI keeps its state: CODEX_HOME, else ~/.codex (extraEnv wins, as it does for the CLI). */
 export function codexHomeFor(opts: ResolvedOpts): string {
-  const unset = new Set(opts.unsetEnv ?? []);
-  const fromEnv = (name: string) => opts.extraEnv?.[name] ?? (unset.has(name) ? undefined : process.env[name]);
-  return fromEnv('CODEX_HOME') || join(fromEnv('HOME') || homedir(), '.codex');
+  return cliEnvValue(opts, 'CODEX_HOME') ?? join(cliEnvValue(opts, 'HOME') ?? homedir(), '.codex');
 }
 
-async function listRollouts(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const found: string[] = [];
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await listRollouts(path)));
-    else if (entry.name.startsWith('rollout-') && entry.name.endsWith('.jsonl')) found.push(path);
-  }
-  return found;
-}
-
-/** The `cwd` of a rollout's first record (session_meta), read without loading the whole file. */
-async function rolloutCwd(file: string): Promise<string | undefined> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(256 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const head = buffer.subarray(0, bytesRead).toString('utf8');
-    const match = /"cwd":("(?:[^"\\]|\\.)*")/.exec(head.split('\n', 1)[0] ?? '');
-    return match ? (JSON.parse(match[1]!) as string) : undefined;
-  } finally {
-    await handle.close();
-  }
+/** The thread files of the store: `sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl` in 0.171.0. */
+export function rolloutsIn(codexHome: string): Promise<string[]> {
+  return filesUnder(join(codexHome, 'sessions'), (name) => name.startsWith('rollout-') && name.endsWith('.jsonl'));
 }
 
 /**
@@ -42,14 +22,10 @@ async function rolloutCwd(file: string): Promise<string | undefined> {
  * 0.171.0 keeps it (then the CLI decides, unchecked).
  */
 export async function hasThreadFor(codexHome: string, cwd: string): Promise<boolean | undefined> {
-  let rollouts: string[];
-  try {
-    rollouts = await listRollouts(join(codexHome, 'sessions'));
-  } catch {
-    return undefined;
-  }
-  for (const file of rollouts) {
-    if ((await rolloutCwd(file).catch(() => undefined)) === cwd) return true;
+  if (!(await stat(join(codexHome, 'sessions')).catch(() => undefined))?.isDirectory()) return undefined;
+  for (const file of await rolloutsIn(codexHome)) {
+    const meta = asJsonObject(asJsonObject(await firstRecord(file).catch(() => undefined))?.payload);
+    if (meta?.cwd === cwd) return true;
   }
   return false;
 }

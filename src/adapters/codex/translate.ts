@@ -48,7 +48,7 @@ function classify(message: string): { code: ErrorCode; message: string; httpStat
 }
 
 /** Codex usage is cumulative over the thread (the core turns it into this run's share). */
-function usageFrom(value: unknown): Usage | undefined {
+export function usageFrom(value: unknown): Usage | undefined {
   if (!isJsonObject(value)) return undefined;
   return {
     inputTokens: countOf(value.input_tokens),

@@ -7,6 +7,7 @@ export const copilotDocs: AdapterDocs = {
     resume: '--resume=<id>',
     resumeLatest: '--continue',
     fork: 'not supported (FeatureNotSupportedError)',
+    history: "$COPILOT_HOME (the coder's own under isolation 'strict')/session-state/<id>/events.jsonl; title: the first prompt; a resumed session's usage so far from its last session.shutdown",
   },
   notes: [
     'The prompt goes on stdin: with `-p` absent the CLI reads piped stdin as the prompt.',

@@ -7,6 +7,7 @@ export const piDocs: AdapterDocs = {
     resume: '--session <id>',
     resumeLatest: '--continue (the latest session of the working directory)',
     fork: '--fork <id>: a new session id with the history copied',
+    history: 'piSessionDir, PI_CODING_AGENT_SESSION_DIR or $PI_CODING_AGENT_DIR/sessions (default ~/.pi/agent)/--<dir>--/<time>_<id>.jsonl; title: the first prompt',
   },
   notes: [
     'pi 1.x (@earendil-works/pi-coding-agent) needs Node >= 22.19. On an older default Node, put a Node 22 bin dir first on the child\'s PATH (`extraEnv.PATH` = `<node22>/bin:` + the current PATH) or point `executablePath` at a wrapper that runs pi with Node 22; on Node 20 the 0.73 line (@mariozechner/pi-coding-agent) still works with this adapter.',

@@ -8,6 +8,7 @@ import { piDocs } from './docs.js';
 import { piLive } from './live.js';
 import { createPiTranslator } from './translate.js';
 import { piVersions } from './versions.js';
+import { piSessionStore } from './store.js';
 
 /** Failed exits whose stderr says why. pi exits 1 on these before any JSON line. */
 export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
@@ -67,4 +68,5 @@ export const piAdapter: AdapterSpec<'pi'> = {
   explainExit: explainPiExit,
   createTranslator: createPiTranslator,
   live: piLive,
+  sessionStore: piSessionStore,
 };
