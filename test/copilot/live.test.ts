@@ -1,12 +1,12 @@
 // Copilot live sessions end to end: the real `copilot` 1.0.102 in `--acp` mode (Agent Client
 // Protocol v1), one process for many turns, against the fake chat-completions server on 127.0.0.1.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
-import { createCoder, FeatureNotSupportedError, LiveSessionClosedError, run, type LiveSession, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
+import { CliVersionError, createCoder, FeatureNotSupportedError, LiveSessionClosedError, run, type LiveSession, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
 import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { ofType } from '../support/events.js';
@@ -155,6 +155,14 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     expect(() => live.steer('more')).toThrow(FeatureNotSupportedError);
     await expect(live.setPermissionMode('plan')).rejects.toBeInstanceOf(FeatureNotSupportedError);
     expect(() => live.send('Hi', { streamPartialMessages: true })).toThrow(/launch option/);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('a copilot older than the oldest verified live mode fails with CliVersionError before anything is sent', async () => {
+    const { model, opts, workDir } = await fake([{ text: 'never' }]);
+    const old = join(workDir, 'copilot-1.0.73');
+    await writeFile(old, '#!/bin/sh\necho "GitHub Copilot CLI 1.0.73."\n', { mode: 0o755 });
+    await expect(createCoder(copilotAdapter).open({ ...opts, executablePath: old })).rejects.toBeInstanceOf(CliVersionError);
     expect(model.requests).toHaveLength(0);
   });
 

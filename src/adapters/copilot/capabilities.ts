@@ -28,7 +28,7 @@ export const copilotCapabilities: CapabilityTable = {
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   canUseTool: {
     level: 'native',
-    how: 'live sessions only (coder.open()): session/request_permission, answered allow_once or reject_once. Copilot asks before every shell command (also `echo`) and every write; reads (`view`, `grep`, `glob`) and tools allowed by allowedTools / permissionPolicy.allow / bypass run without asking, so the callback never sees them. A refusal ends the turn (no further model request in it) and carries no custom message (the model reads "The user rejected this tool call."); a changed input is refused (denied, with an error event). toolName is the ACP tool kind (execute, edit, read …)',
+    how: 'live sessions only (coder.open()): session/request_permission, answered allow_once or reject_once. Copilot asks before every shell command (also `echo`) and every write; reads (`view`) and tools allowed by allowedTools / permissionPolicy.allow / bypass run without asking, so the callback never sees them. A refusal ends the turn (no further model request in it) and carries no custom message (the model reads "The user rejected this tool call."); a changed input is refused (denied, with an error event). toolName is the ACP tool kind (execute, edit, read …)',
   },
   streamPartialMessages: { level: 'native', how: 'assistant.message_delta / reasoning_delta records (the CLI always streams; dropped unless asked)' },
 };
