@@ -139,6 +139,23 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     });
   });
 
+  it('a live session is continued by another live process (session/load) and by a one-shot resume', async () => {
+    const { model, opts } = await fake([{ text: 'Noted: quince.' }, { text: 'It was quince.' }, { text: 'Still quince.' }]);
+    const coder = createCoder(copilotAdapter, opts);
+    cleanupAfterTest(() => coder.close());
+    const first = await coder.open();
+    await first.send('Remember quince.').result;
+    await first.close();
+    const again = await coder.open({}, { sessionId: first.id! });
+    cleanupAfterTest(() => again.close());
+    expect(again.id).toBe(first.id);
+    expect(await again.send('Which fruit?').result).toMatchObject({ status: 'success', text: 'It was quince.', sessionId: first.id });
+    await again.close();
+    expect(await coder.resume(first.id!).run('And now?')).toMatchObject({ status: 'success', text: 'Still quince.' });
+    for (const request of model.requests.slice(1)) expect(JSON.stringify(body(request).messages)).toContain('Noted: quince.');
+    expect(JSON.stringify(body(model.requests[2]).messages)).toContain('It was quince.');
+  });
+
   it('setModel() between turns: the next request uses the new model', async () => {
     const { model, opts } = await fake([{ text: 'ok' }]);
     const live = await open(opts);
