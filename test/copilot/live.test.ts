@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
-import { CliVersionError, createCoder, FeatureNotSupportedError, LiveSessionClosedError, run, type LiveSession, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
-import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
+import { CliVersionError, createCoder, FeatureNotSupportedError, run, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
+import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { chatBody, contentText, expectKilledFromOutside, openLive, toolMessage } from '../support/live.js';
 import { ofType } from '../support/events.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
-import { isGroupAlive } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 async function tempWorkDir(): Promise<string> {
@@ -28,20 +28,7 @@ async function fake(script: Script, workDir?: string): Promise<{ model: FakeMode
   return { model, opts: { ...(await model.env('copilot')), workingDirectory: workDir }, workDir };
 }
 
-async function open(opts: OneShotOpts): Promise<LiveSession<'copilot'>> {
-  const coder = createCoder(copilotAdapter);
-  const live = await coder.open(opts);
-  cleanupAfterTest(() => live.close(), () => coder.close());
-  return live;
-}
-
-interface ChatBody {
-  model: string;
-  messages: Array<{ role: string; content: unknown; tool_call_id?: string }>;
-}
-const body = (request: RecordedRequest | undefined) => request?.body as ChatBody;
-const toolMessage = (request: RecordedRequest | undefined) => body(request).messages.find((message) => message.role === 'tool');
-const text = (content: unknown) => (typeof content === 'string' ? content : JSON.stringify(content));
+const open = (opts: OneShotOpts) => openLive(copilotAdapter, opts);
 const bash = (command: string, id = 'call_live_1') => ({ name: 'bash', input: { command, description: 'live test command' }, id });
 
 describe('copilot live session over ACP (real binary, fake model)', () => {
@@ -59,8 +46,8 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     expect(two.usage).toEqual(usage);
     expect(ofType(one.events, 'init')[0]).toMatchObject({ sessionId: live.id });
     expect(model.requests).toHaveLength(2);
-    expect(JSON.stringify(body(model.requests[1]).messages)).toContain('Noted: apricot.');
-    expect(JSON.stringify(body(model.requests[1]).messages)).toContain('Remember the word apricot.');
+    expect(JSON.stringify(chatBody(model.requests[1]).messages)).toContain('Noted: apricot.');
+    expect(JSON.stringify(chatBody(model.requests[1]).messages)).toContain('Remember the word apricot.');
   });
 
   it('interrupt() ends a turn stuck on a hung model as cancelled; the third turn runs in the same process', async () => {
@@ -72,7 +59,7 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     await live.interrupt();
     expect(await stuck.result).toMatchObject({ status: 'cancelled', error: { code: 'aborted' }, pid: live.pid });
     expect(await live.send('Are you there?').result).toMatchObject({ status: 'success', text: 'Answer 2.', pid: live.pid });
-    expect(JSON.stringify(body(model.requests[2]).messages)).toContain('Think forever.');
+    expect(JSON.stringify(chatBody(model.requests[2]).messages)).toContain('Think forever.');
   });
 
   describe('canUseTool (session/request_permission)', () => {
@@ -87,7 +74,7 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
       expect(ofType(result.events, 'permission').map((event) => event.phase)).toEqual(['request', 'decision']);
       expect(ofType(result.events, 'tool_use')[0]).toMatchObject({ id: 'call_live_1', name: 'execute' });
       expect(ofType(result.events, 'tool_result')[0]).toMatchObject({ id: 'call_live_1', name: 'execute', isError: false });
-      expect(text(toolMessage(model.requests[1])?.content)).toContain('exit code 0');
+      expect(contentText(toolMessage(model.requests[1])?.content)).toContain('exit code 0');
     });
 
     it('deny: not run; Copilot ends the turn, and the next request tells the model the call was rejected', async () => {
@@ -100,7 +87,7 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
       // The refusal ended the turn: no model request after it.
       expect(model.requests).toHaveLength(1);
       expect((await live.send('Go on.').result).text).toBe('Understood.');
-      expect(text(toolMessage(model.requests[1])?.content)).toBe('The user rejected this tool call.');
+      expect(contentText(toolMessage(model.requests[1])?.content)).toBe('The user rejected this tool call.');
     });
 
     it('a tool use the callback never saw does not run: a shell call and a write, both refused', async () => {
@@ -152,8 +139,8 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     expect(await again.send('Which fruit?').result).toMatchObject({ status: 'success', text: 'It was quince.', sessionId: first.id });
     await again.close();
     expect(await coder.resume(first.id!).run('And now?')).toMatchObject({ status: 'success', text: 'Still quince.' });
-    for (const request of model.requests.slice(1)) expect(JSON.stringify(body(request).messages)).toContain('Noted: quince.');
-    expect(JSON.stringify(body(model.requests[2]).messages)).toContain('It was quince.');
+    for (const request of model.requests.slice(1)) expect(JSON.stringify(chatBody(request).messages)).toContain('Noted: quince.');
+    expect(JSON.stringify(chatBody(model.requests[2]).messages)).toContain('It was quince.');
   });
 
   it('setModel() between turns: the next request uses the new model', async () => {
@@ -162,7 +149,7 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     await live.send('First.').result;
     await live.setModel('other-model');
     await live.send('Second.').result;
-    expect(model.requests.map((request) => body(request).model)).toEqual(['fake-model', 'other-model']);
+    expect(model.requests.map((request) => chatBody(request).model)).toEqual(['fake-model', 'other-model']);
   });
 
   it('controls ACP lacks and options it does not honour fail before anything is sent', async () => {
@@ -186,11 +173,6 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
   it('the process killed from outside: the running turn fails with a clear error, later sends too, nothing is left', async () => {
     const { model, opts } = await fake([{ kind: 'hang', after: 'first-event' }]);
     const live = await open(opts);
-    const stuck = live.send('Hang.');
-    await waitFor(() => model.requests.length === 1);
-    process.kill(live.pid!, 'SIGKILL');
-    expect(await stuck.result).toMatchObject({ status: 'error', signal: 'SIGKILL', error: { code: 'exit', message: expect.stringContaining('killed by SIGKILL') } });
-    await expect(live.send('Anyone?').result).rejects.toBeInstanceOf(LiveSessionClosedError);
-    await waitFor(() => !isGroupAlive(live.pid!));
+    await expectKilledFromOutside(live, model);
   });
 });
