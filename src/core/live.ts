@@ -224,7 +224,7 @@ export class LiveSession<P extends string = string> {
   /** Interrupts a running turn, fails queued ones, closes stdin, then stops the process group. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (this.turn && this.spec.interruptRequest !== undefined && this.channel.isOpen) await this.interrupt().catch(() => undefined);
+      if (this.turn && (this.spec.interruptRequest ?? this.spec.interruptNotice) !== undefined && this.channel.isOpen) await this.interrupt().catch(() => undefined);
       await this.channel.close(this.opts.terminalGraceMs ?? DEFAULTS.terminalGraceMs);
       await this.cleanup();
     })();

@@ -12,6 +12,7 @@ import { cleanupAfterTest } from '../support/cleanup.js';
 import { chatBody, contentText, expectKilledFromOutside, openLive, toolMessage } from '../support/live.js';
 import { ofType } from '../support/events.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
+import { isGroupAlive } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 async function tempWorkDir(): Promise<string> {
@@ -60,6 +61,16 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     expect(await stuck.result).toMatchObject({ status: 'cancelled', error: { code: 'aborted' }, pid: live.pid });
     expect(await live.send('Are you there?').result).toMatchObject({ status: 'success', text: 'Answer 2.', pid: live.pid });
     expect(JSON.stringify(chatBody(model.requests[2]).messages)).toContain('Think forever.');
+  });
+
+  it('close() while a turn runs: the turn is cancelled first (session/cancel), then the process group is gone', async () => {
+    const { model, opts } = await fake([{ kind: 'hang', after: 'first-event' }]);
+    const live = await open(opts);
+    const stuck = live.send('Hang.');
+    await waitFor(() => model.requests.length === 1);
+    await live.close();
+    expect(await stuck.result).toMatchObject({ status: 'cancelled', error: { code: 'aborted' } });
+    expect(isGroupAlive(live.pid!)).toBe(false);
   });
 
   describe('canUseTool (session/request_permission)', () => {
