@@ -242,11 +242,10 @@ export class LiveSession<P extends string = string> {
     } catch {
       return; // The process is gone: the turn ends with how it ended.
     }
-    const ended = await new Promise<boolean>((done) => {
+    const ended = turn.over.signal.aborted || (await new Promise<boolean>((done) => {
       const timer = setTimeout(() => done(false), CONTROL_TIMEOUT_MS);
       turn.over.signal.addEventListener('abort', () => (clearTimeout(timer), done(true)), { once: true });
-      if (turn.over.signal.aborted) done(true);
-    });
+    }));
     if (!ended && this.turn === turn) await this.channel.kill();
   }
 
