@@ -186,6 +186,17 @@ export interface PermissionCodec {
   request(body: unknown): PermissionRequest | undefined;
   /** The answer the CLI expects for a decision. */
   answer(decision: PermissionDecision, request: PermissionRequest): unknown;
+  /** False where the answer cannot carry a changed input: an allow with `updatedInput` is then denied, with an error event. */
+  takesUpdatedInput?: boolean;
+}
+
+/** What a live protocol's handshake needs to open or load the CLI's session. */
+export interface LiveHandshakeContext {
+  /** The directory the CLI runs in (absolute). */
+  cwd: string;
+  /** A new session, or the one to continue (`coder.open(options, { sessionId })`). */
+  session: SessionTarget;
+  opts: ResolvedOpts;
 }
 
 /** What a live session (`coder.open()`) can do beyond sending turns. */
@@ -206,8 +217,11 @@ export interface LiveSpec {
   dialect: RpcDialect;
   /** The long-lived command line (`ctx.prompt` is empty: prompts go over the channel). */
   buildInvocation(ctx: InvocationContext): Promise<Omit<Invocation, 'stdin'>>;
-  /** The message that starts a turn with `prompt`; with `steerId`, one pushed into the running turn. */
-  userMessage(prompt: string, steerId?: string): unknown;
+  /**
+   * The message that starts a turn with `prompt`; with `steerId`, one pushed into the running turn.
+   * `sessionId` is the id the handshake returned, for protocols whose messages name their session.
+   */
+  userMessage(prompt: string, steerId?: string, sessionId?: string): unknown;
   /** The CLI answers a user message like a request (a refusal fails the turn) rather than only acting on it. */
   userMessageIsRequest?: boolean;
   /**
@@ -217,9 +231,27 @@ export interface LiveSpec {
   steerStarted?(record: unknown): string | undefined;
   /** Whether a record is the last of a turn. */
   endsTurn(record: unknown): boolean;
+  /**
+   * With `userMessageIsRequest`: the answer to the user message is the turn's last record (ACP's
+   * `session/prompt` answers with its stop reason), and this wraps it as the record the translator and
+   * `endsTurn` get. The message then waits for its answer as long as the turn runs (the stall watch bounds it).
+   */
+  answerRecord?(answer: unknown): unknown;
+  /**
+   * Requests the protocol needs before the first turn (ACP: `initialize`, then `session/new` or
+   * `session/load`). Resolves with the CLI's session id, which later messages name.
+   */
+  handshake?(ask: (body: unknown, what: string) => Promise<unknown>, ctx: LiveHandshakeContext): Promise<string>;
+  /**
+   * The translator of a live protocol whose records are not the one-shot ones: one per session (not
+   * per turn), since its records can span turns (ACP's token counts are session totals).
+   */
+  createTranslator?(ctx: TranslatorContext): Translator;
   /** Request bodies for the controls the protocol has. */
   interruptRequest?: unknown;
-  setModelRequest?(model: string, opts: ResolvedOpts): unknown;
+  /** An interrupt that is a message without an answer (ACP's `session/cancel`): the CLI ends the turn itself. */
+  interruptNotice?(sessionId: string | undefined): unknown;
+  setModelRequest?(model: string, opts: ResolvedOpts, sessionId?: string): unknown;
   setPermissionModeRequest?(mode: string): unknown;
   /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
   permission: PermissionCodec;

@@ -163,15 +163,20 @@ export class DuplexChannel {
     this.child.stdin.write(`${line}\n`);
   }
 
-  /** Asks the CLI and waits for its answer; an error answer rejects with a `protocol` CoderError. */
-  request(body: unknown, { timeoutMs, what }: { timeoutMs: number; what: string }): Promise<unknown> {
+  /**
+   * Asks the CLI and waits for its answer; an error answer rejects with a `protocol` CoderError.
+   * Without `timeoutMs` it waits until the answer comes or the process ends.
+   */
+  request(body: unknown, { timeoutMs, what }: { timeoutMs?: number; what: string }): Promise<unknown> {
     const id = `coderline-${(this.nextId += 1)}`;
     return new Promise((resolve, reject) => {
       const entry: Pending = { resolve, reject, timer: undefined };
-      entry.timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new CoderError('protocol', `${this.options.cli.name} did not answer ${what} within ${timeoutMs} ms`, { provider: this.options.cli.name }));
-      }, timeoutMs);
+      if (timeoutMs !== undefined) {
+        entry.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new CoderError('protocol', `${this.options.cli.name} did not answer ${what} within ${timeoutMs} ms`, { provider: this.options.cli.name }));
+        }, timeoutMs);
+      }
       this.pending.set(id, entry);
       try {
         this.write(this.options.dialect.request(id, body));

@@ -69,6 +69,8 @@ export class LiveSession<P extends string = string> {
   private sessionId: string | undefined;
   /** Records outside any turn (e.g. the echo of a model change) are translated here. */
   private readonly idleTranslator: Translator;
+  /** The live protocol's own translator, kept across turns (LiveSpec.createTranslator). */
+  private readonly sessionTranslator: Translator | undefined;
 
   private constructor(
     readonly adapter: AdapterSpec<P>,
@@ -78,7 +80,8 @@ export class LiveSession<P extends string = string> {
     readonly cliVersion: string | undefined,
     private readonly cleanup: () => Promise<void>,
   ) {
-    this.idleTranslator = adapter.createTranslator({ opts });
+    this.idleTranslator = (spec.createTranslator ?? adapter.createTranslator)({ opts });
+    this.sessionTranslator = spec.createTranslator?.({ opts });
     void channel.ended.then((end) => {
       this.end = end;
       this.turn?.finish(end);
@@ -137,6 +140,14 @@ export class LiveSession<P extends string = string> {
       session = new LiveSession(adapter, spec, opts, channel, version, cleanup);
       // No pid: the process could not be started (the version probe ran it a moment ago).
       if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
+      if (spec.handshake) {
+        try {
+          session.sessionId = await spec.handshake((body, what) => channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what }), { cwd, session: target, opts });
+        } catch (error) {
+          await channel.kill();
+          throw error;
+        }
+      }
       return session;
     } catch (error) {
       await cleanup();
@@ -177,7 +188,7 @@ export class LiveSession<P extends string = string> {
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
     if (!this.turn) throw new InvalidOptionsError(['steer() needs a running turn; use send() to start one']);
     const id = randomUUID();
-    this.sendUserMessage(this.spec.userMessage(prompt, id), this.turn);
+    this.sendUserMessage(this.spec.userMessage(prompt, id, this.sessionId), this.turn);
     // Only a CLI that says when a pushed message runs can keep a turn open for it.
     if (this.spec.steerStarted) this.turn.waitingSteers.add(id);
   }
@@ -188,6 +199,7 @@ export class LiveSession<P extends string = string> {
     const turn = this.turn;
     if (!turn) return;
     turn.stoppedBy ??= 'abort';
+    if (this.spec.interruptNotice) return this.interruptByNotice(turn, this.spec.interruptNotice(this.sessionId));
     try {
       await this.channel.request(this.spec.interruptRequest, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the interrupt' });
     } catch {
@@ -200,7 +212,7 @@ export class LiveSession<P extends string = string> {
   async setModel(model: string): Promise<void> {
     this.need('setModel');
     if (typeof model !== 'string' || model === '') throw new InvalidOptionsError(['setModel() needs a model id']);
-    await this.control(this.spec.setModelRequest!(model, this.opts), 'the model change');
+    await this.control(this.spec.setModelRequest!(model, this.opts, this.sessionId), 'the model change');
   }
 
   /** Changes the permission mode for the next tool uses. */
@@ -212,7 +224,7 @@ export class LiveSession<P extends string = string> {
   /** Interrupts a running turn, fails queued ones, closes stdin, then stops the process group. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (this.turn && this.spec.interruptRequest !== undefined && this.channel.isOpen) await this.interrupt().catch(() => undefined);
+      if (this.turn && (this.spec.interruptRequest ?? this.spec.interruptNotice) !== undefined && this.channel.isOpen) await this.interrupt().catch(() => undefined);
       await this.channel.close(this.opts.terminalGraceMs ?? DEFAULTS.terminalGraceMs);
       await this.cleanup();
     })();
@@ -221,6 +233,20 @@ export class LiveSession<P extends string = string> {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** Writes an interrupt the CLI does not answer; a turn it has not ended within the control timeout is stopped. */
+  private async interruptByNotice(turn: Turn, notice: unknown): Promise<void> {
+    try {
+      this.channel.write(notice);
+    } catch {
+      return; // The process is gone: the turn ends with how it ended.
+    }
+    const ended = turn.over.signal.aborted || (await new Promise<boolean>((done) => {
+      const timer = setTimeout(() => done(false), CONTROL_TIMEOUT_MS);
+      turn.over.signal.addEventListener('abort', () => (clearTimeout(timer), done(true)), { once: true });
+    }));
+    if (!ended && this.turn === turn) await this.channel.kill();
   }
 
   private need(feature: LiveFeature): void {
@@ -257,7 +283,7 @@ export class LiveSession<P extends string = string> {
     const over = new Promise<ChannelEnd | undefined>((done) => (finished = done));
     const turn: Turn = {
       opts,
-      translator: this.adapter.createTranslator({ opts }),
+      translator: this.sessionTranslator ?? this.adapter.createTranslator({ opts }),
       tracker,
       stoppedBy: undefined,
       asking: 0,
@@ -291,7 +317,7 @@ export class LiveSession<P extends string = string> {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       if (signal.aborted) turn.stoppedBy = 'abort';
-      else this.sendUserMessage(this.spec.userMessage(prompt), turn);
+      else this.sendUserMessage(this.spec.userMessage(prompt, undefined, this.sessionId), turn);
       const end = turn.stoppedBy === 'abort' ? undefined : await over;
       if (turn.callbackError) throw turn.callbackError.error;
       const processEnd: ProcessEnd = {
@@ -323,10 +349,13 @@ export class LiveSession<P extends string = string> {
     }
   }
 
-  /** Writes a user message; where the CLI answers it, a refusal ends the turn as an error. */
+  /** Writes a user message; where the CLI answers it, a refusal ends the turn as an error (and, with answerRecord, the answer ends it). */
   private sendUserMessage(message: unknown, turn: Turn): void {
     if (!this.spec.userMessageIsRequest) return this.channel.write(message);
-    this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }).catch((error: unknown) => {
+    const { answerRecord } = this.spec;
+    this.channel.request(message, answerRecord ? { what: 'the prompt' } : { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }).then((answer) => {
+      if (answerRecord && this.turn === turn) this.onMessage(answerRecord(answer));
+    }, (error: unknown) => {
       // A process that ended ends the turn itself, with how it ended.
       if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
       turn.emit({ type: 'error', code: 'protocol', fatal: true, message: error instanceof Error ? error.message : String(error), raw: null });
@@ -391,6 +420,7 @@ export class LiveSession<P extends string = string> {
             signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
             emit: (event) => this.deliver([event]),
             raw: body,
+            ...(this.spec.permission.takesUpdatedInput === false ? { takesUpdatedInput: false } : {}),
           })
         : ({ behavior: 'deny', message: 'No canUseTool callback is set.' } as const);
       return this.spec.permission.answer(decision, request);

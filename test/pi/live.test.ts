@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { piAdapter } from '../../src/adapters/pi/index.js';
-import { createCoder, LiveSessionClosedError, run, type LiveSession, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
-import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
+import { run, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
+import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { chatBody, contentText, expectKilledFromOutside, openLive, toolMessage } from '../support/live.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
-import { isGroupAlive } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 async function fake(script: Script): Promise<{ model: FakeModel; opts: OneShotOpts; workDir: string }> {
@@ -22,20 +22,7 @@ async function fake(script: Script): Promise<{ model: FakeModel; opts: OneShotOp
   return { model, opts: withPinnedRuntime('pi', { ...(await model.env('pi', { requestTimeoutMs: 120_000 })), workingDirectory: workDir }), workDir };
 }
 
-async function open(opts: OneShotOpts): Promise<LiveSession<'pi'>> {
-  const coder = createCoder(piAdapter);
-  const live = await coder.open(opts);
-  cleanupAfterTest(() => live.close(), () => coder.close());
-  return live;
-}
-
-interface ChatBody {
-  model: string;
-  messages: Array<{ role: string; content: unknown; tool_call_id?: string }>;
-}
-const body = (request: RecordedRequest | undefined) => request?.body as ChatBody;
-const toolMessage = (request: RecordedRequest | undefined) => body(request).messages.find((message) => message.role === 'tool');
-const text = (content: unknown) => (typeof content === 'string' ? content : JSON.stringify(content));
+const open = (opts: OneShotOpts) => openLive(piAdapter, opts);
 const bash = (command: string) => ({ toolCalls: [{ name: 'bash', input: { command }, id: 'call_live_1' }] });
 
 describe('pi live session (real binary, fake model)', () => {
@@ -47,7 +34,7 @@ describe('pi live session (real binary, fake model)', () => {
     expect(one).toMatchObject({ status: 'success', text: 'Noted: apricot.', pid: live.pid });
     expect(two).toMatchObject({ status: 'success', text: 'The word was apricot.', pid: live.pid });
     expect(model.requests).toHaveLength(2);
-    expect(JSON.stringify(body(model.requests[1]).messages)).toContain('Noted: apricot.');
+    expect(JSON.stringify(chatBody(model.requests[1]).messages)).toContain('Noted: apricot.');
   });
 
   it('interrupt() ends a turn stuck on a hung model as cancelled; the next turn runs in the same process', async () => {
@@ -66,7 +53,7 @@ describe('pi live session (real binary, fake model)', () => {
     const turn = live.send('Run it.');
     for await (const event of turn) if (event.type === 'tool_use') live.steer('STEERED: mind the tests.');
     expect(await turn.result).toMatchObject({ status: 'success', text: 'Saw the steer.' });
-    expect(JSON.stringify(body(model.requests[1]).messages)).toContain('STEERED: mind the tests.');
+    expect(JSON.stringify(chatBody(model.requests[1]).messages)).toContain('STEERED: mind the tests.');
     expect((await live.send('Again.').result).text).toBe('Next.');
   });
 
@@ -100,7 +87,7 @@ describe('pi live session (real binary, fake model)', () => {
       const live = await open({ ...opts, canUseTool: () => ({ behavior: 'deny', message: 'No files today, says the host.' }) });
       expect((await live.send('Touch it.').result).status).toBe('success');
       expect(existsSync(join(workDir, 'denied.txt'))).toBe(false);
-      expect(text(toolMessage(model.requests[1])?.content)).toContain('No files today, says the host.');
+      expect(contentText(toolMessage(model.requests[1])?.content)).toContain('No files today, says the host.');
     });
 
     it('allow with changed input runs the changed command', async () => {
@@ -128,17 +115,12 @@ describe('pi live session (real binary, fake model)', () => {
     await live.send('First.').result;
     await live.setModel(`${PI_FAKE_PROVIDER}/${PI_FAKE_PLAIN_MODEL}`);
     await live.send('Second.').result;
-    expect(model.requests.map((request) => body(request).model)).toEqual(['fake-model', PI_FAKE_PLAIN_MODEL]);
+    expect(model.requests.map((request) => chatBody(request).model)).toEqual(['fake-model', PI_FAKE_PLAIN_MODEL]);
   });
 
   it('the process killed from outside: the running turn fails with a clear error, later sends too, nothing is left', async () => {
     const { model, opts } = await fake([{ kind: 'hang', after: 'first-event' }]);
     const live = await open(opts);
-    const stuck = live.send('Hang.');
-    await waitFor(() => model.requests.length === 1);
-    process.kill(live.pid!, 'SIGKILL');
-    expect(await stuck.result).toMatchObject({ status: 'error', signal: 'SIGKILL', error: { code: 'exit', message: expect.stringContaining('killed by SIGKILL') } });
-    await expect(live.send('Anyone?').result).rejects.toBeInstanceOf(LiveSessionClosedError);
-    expect(isGroupAlive(live.pid!)).toBe(false);
+    await expectKilledFromOutside(live, model);
   });
 });

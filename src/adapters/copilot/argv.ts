@@ -85,13 +85,10 @@ function hasUsageFile(version: string | undefined): boolean {
   return version === undefined || compareVersions(version, USAGE_FILE_SINCE) >= 0;
 }
 
-export async function buildCopilotInvocation(ctx: InvocationContext): Promise<Invocation> {
+/** The flags the options set, shared by prompt mode and the live `--acp` mode. */
+export async function copilotOptionArgs(ctx: InvocationContext): Promise<string[]> {
   const { opts } = ctx;
-  // The only token counts Copilot gives (see usage-file.ts). Created empty so the path is private
-  // (0600 in a 0700 dir); the CLI overwrites it at exit.
-  const usageFile = hasUsageFile(ctx.cliVersion) ? await ctx.writeTempFile('copilot-usage.json', '') : undefined;
-  const args: string[] = [...baseArgs, ...(usageFile ? ['--usage-output-file', usageFile] : [])];
-
+  const args: string[] = [];
   if (opts.model) args.push('--model', opts.model);
   if (opts.reasoningEffort) args.push('--reasoning-effort', opts.reasoningEffort);
   if (opts.workingDirectory) args.push('-C', ctx.cwd);
@@ -112,12 +109,26 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   args.push(...(await mcpConfigArg(ctx)));
   if (ctx.toolBridge) args.push(...(await toolBridgeArgs(ctx.toolBridge, ctx)));
   args.push(...(opts.extraArgs ?? []));
-  args.push(...sessionArgs(ctx.session, opts));
+  return args;
+}
 
+/** The environment every copilot run gets, in prompt mode and live. */
+export async function copilotEnv(ctx: InvocationContext): Promise<Record<string, string>> {
   // Never update the CLI in the middle of SDK runs; callers can override through extraEnv.
   const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false' };
   // Strict isolation: config, sessions and MCP servers live in a dir of this coder only.
-  if (opts.isolation === 'strict') env.COPILOT_HOME = await ctx.coderStateDir();
+  if (ctx.opts.isolation === 'strict') env.COPILOT_HOME = await ctx.coderStateDir();
+  return env;
+}
+
+export async function buildCopilotInvocation(ctx: InvocationContext): Promise<Invocation> {
+  const { opts } = ctx;
+  // The only token counts Copilot gives (see usage-file.ts). Created empty so the path is private
+  // (0600 in a 0700 dir); the CLI overwrites it at exit.
+  const usageFile = hasUsageFile(ctx.cliVersion) ? await ctx.writeTempFile('copilot-usage.json', '') : undefined;
+  const args: string[] = [...baseArgs, ...(usageFile ? ['--usage-output-file', usageFile] : []), ...(await copilotOptionArgs(ctx))];
+  args.push(...sessionArgs(ctx.session, opts));
+  const env = await copilotEnv(ctx);
 
   const stdin = opts.outputSchema && ctx.outputJsonSchema
     ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema)

@@ -26,6 +26,10 @@ export const copilotCapabilities: CapabilityTable = {
   tools: { level: 'native', how: '--additional-mcp-config @<temp file> (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret) + --allow-tool=coderline(<tool>)' },
   copilotAdditionalMcpConfig: { level: 'native', how: '--additional-mcp-config @<temp file> (a string starting with @ is passed as is)' },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
+  canUseTool: {
+    level: 'native',
+    how: 'live sessions only (coder.open()): session/request_permission, answered allow_once or reject_once. Copilot asks before every shell command (also `echo`) and every write; reads (`view`) and tools allowed by allowedTools / permissionPolicy.allow / bypass run without asking, so the callback never sees them. A refusal ends the turn (no further model request in it) and carries no custom message (the model reads "The user rejected this tool call."); a changed input is refused (denied, with an error event). toolName is the ACP tool kind (execute, edit, read …)',
+  },
   streamPartialMessages: { level: 'native', how: 'assistant.message_delta / reasoning_delta records (the CLI always streams; dropped unless asked)' },
 };
 
@@ -41,4 +45,4 @@ export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
 };
 
 /** Flags the copilot adapter sets itself, with their aliases: the output format, the usage file, the session flags and every flag an option above sets. extraArgs may not pass them. */
-export const copilotOwnedFlags: readonly string[] = ['-p', '--prompt', '-i', '--interactive', '--output-format', '--no-ask-user', '--usage-output-file', '--model', '--reasoning-effort', '-C', '--add-dir', '--mode', '--allow-all', '--allow-tool', '--deny-tool', '--agent', '--allow-url', '--deny-url', '--available-tools', '--excluded-tools', '--additional-mcp-config', '-r', '--resume', '--continue', '--session-id', '--'];
+export const copilotOwnedFlags: readonly string[] = ['--acp', '-p', '--prompt', '-i', '--interactive', '--output-format', '--no-ask-user', '--usage-output-file', '--model', '--reasoning-effort', '-C', '--add-dir', '--mode', '--allow-all', '--allow-tool', '--deny-tool', '--agent', '--allow-url', '--deny-url', '--available-tools', '--excluded-tools', '--additional-mcp-config', '-r', '--resume', '--continue', '--session-id', '--'];

@@ -5,6 +5,7 @@ import { buildCopilotInvocation, validateCopilotOptions } from './argv.js';
 import { copilotCapabilities, copilotInsteadHints, copilotOwnedFlags } from './capabilities.js';
 import { copilotDocs } from './docs.js';
 import { explainCopilotExit } from './exit.js';
+import { copilotLive } from './live.js';
 import { copilotSessionStore } from './store.js';
 import { createCopilotTranslator } from './translate.js';
 import { copilotVersions } from './versions.js';
@@ -46,4 +47,5 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   explainExit: explainCopilotExit,
   createTranslator: createCopilotTranslator,
   sessionStore: copilotSessionStore,
+  live: copilotLive,
 };

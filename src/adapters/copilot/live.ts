@@ -1,0 +1,95 @@
+// Copilot's live mode: `copilot --acp`, the Agent Client Protocol v1 (newline-delimited JSON-RPC 2.0
+// on stdio), one process for many turns. Handshake: `initialize`, then `session/new` (or
+// `session/load` to go on with a session). A turn is a `session/prompt` request whose answer, with its
+// stop reason, ends it; `session/update` notifications stream in between (acp-translate.ts). Interrupt:
+// the `session/cancel` notification (the prompt then answers `cancelled`). The agent asks before each
+// shell command and write with `session/request_permission`, answered with the option chosen.
+// Verified on 1.0.102 (cli-notes/copilot.md, "Live mode (probed)"; test/copilot/live.test.ts).
+import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import { jsonRpc } from '../../core/channel.js';
+import { asJsonObject, stringOf } from '../../core/json.js';
+import { CoderError } from '../../errors.js';
+import { acpAnswerRecord, createCopilotAcpTranslator, isAcpAnswer } from './acp-translate.js';
+import { copilotEnv, copilotOptionArgs } from './argv.js';
+
+const native = (how: string) => ({ level: 'native' as const, how });
+
+/** The ACP version this speaks; the CLI answers `initialize` with the one it chose. */
+const PROTOCOL_VERSION = 1;
+
+/** Option ids Copilot offers in a permission request (1.0.102 has no reject_always). */
+const ALLOW_ONCE = 'allow_once';
+const REJECT_ONCE = 'reject_once';
+
+const permission: PermissionCodec = {
+  request(body) {
+    const request = asJsonObject(body);
+    if (request?.method !== 'session/request_permission') return undefined;
+    const toolCall = asJsonObject(asJsonObject(request.params)?.toolCall);
+    if (!toolCall) return undefined;
+    const toolUseId = stringOf(toolCall.toolCallId);
+    const description = stringOf(toolCall.title);
+    return {
+      // ACP names no tool, only its kind (execute, edit, read …): the same name the tool_use event has.
+      toolName: stringOf(toolCall.kind) ?? 'other',
+      input: asJsonObject(toolCall.rawInput) ?? {},
+      ...(toolUseId ? { toolUseId } : {}),
+      ...(description ? { description } : {}),
+    };
+  },
+  answer: (decision) => ({ outcome: { outcome: 'selected', optionId: decision.behavior === 'allow' ? ALLOW_ONCE : REJECT_ONCE } }),
+  takesUpdatedInput: false,
+};
+
+function sessionIdOf(answer: unknown): string {
+  const id = stringOf(asJsonObject(answer)?.sessionId);
+  if (!id) throw new CoderError('protocol', 'copilot answered session/new without a sessionId', { provider: 'copilot' });
+  return id;
+}
+
+export const copilotLive: LiveSpec = {
+  capabilities: {
+    open: native('copilot --acp (Agent Client Protocol v1): initialize, session/new or session/load, then a session/prompt request per turn; its answer ends the turn'),
+    interrupt: native('session/cancel notification: the prompt answers cancelled, a running shell command is killed, the process stays'),
+    setModel: native('session/set_model (not advertised by 1.0.102, but answered; the next model request uses the new id)'),
+  },
+  // 1.0.73 answers session/new with "Authentication required" under BYOK; 1.0.79 and 1.0.85 were probed
+  // (session/new, a permission request allowed, set_model, session usage totals) like 1.0.102.
+  minVersion: '1.0.79',
+  // The session translator assembles chunks per session; deltas are shown or not for all its turns.
+  launchOnly: ['streamPartialMessages'],
+  // Not honoured or not verified over ACP: --mode has no effect there, the prompt-based schema and the
+  // tool bridge are one-shot mechanisms, and session/new takes no id.
+  notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'tools', 'sessionId'],
+  dialect: jsonRpc,
+  async buildInvocation(ctx) {
+    return { args: ['--acp', ...(await copilotOptionArgs(ctx))], env: await copilotEnv(ctx) };
+  },
+  async handshake(ask, { cwd, session }) {
+    const initialized = asJsonObject(
+      await ask(
+        {
+          method: 'initialize',
+          params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: { name: 'coderline', version: '0' } },
+        },
+        'initialize',
+      ),
+    );
+    if (initialized?.protocolVersion !== PROTOCOL_VERSION) {
+      throw new CoderError('protocol', `copilot speaks ACP version ${JSON.stringify(initialized?.protocolVersion)}, this SDK version ${PROTOCOL_VERSION}`, { provider: 'copilot' });
+    }
+    if (session.kind === 'resume') {
+      await ask({ method: 'session/load', params: { sessionId: session.sessionId, cwd, mcpServers: [] } }, 'session/load');
+      return session.sessionId;
+    }
+    return sessionIdOf(await ask({ method: 'session/new', params: { cwd, mcpServers: [] } }, 'session/new'));
+  },
+  createTranslator: createCopilotAcpTranslator,
+  userMessage: (prompt, _steerId, sessionId) => ({ method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: prompt }] } }),
+  userMessageIsRequest: true,
+  answerRecord: acpAnswerRecord,
+  endsTurn: isAcpAnswer,
+  interruptNotice: (sessionId) => ({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }),
+  setModelRequest: (model, _opts, sessionId) => ({ method: 'session/set_model', params: { sessionId, modelId: model } }),
+  permission,
+};

@@ -1,0 +1,88 @@
+// The ACP translator on messages copilot 1.0.102 sent in `--acp` mode (lines as the binary printed
+// them, shortened where marked; the end-to-end proof is live.test.ts).
+import { describe, expect, it } from 'vitest';
+import { acpAnswerRecord, createCopilotAcpTranslator } from '../../src/adapters/copilot/acp-translate.js';
+import type { TranslatedEvent } from '../../src/events.js';
+
+const session = '543e498e-72a3-42a6-b98f-83def226a0d4';
+const update = (body: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: session, update: body } });
+const answer = (result: Record<string, unknown>) => acpAnswerRecord(result);
+
+/** A turn with a rejected shell call (the last turn's records are the answer's usage totals). */
+const rejectedTurn = [
+  update({ sessionUpdate: 'session_info_update', title: 'make x', updatedAt: '2026-12-01T18:42:21.804Z' }),
+  update({ sessionUpdate: 'usage_update', used: 8669, size: 128000 }),
+  update({ sessionUpdate: 'tool_call', toolCallId: 'call_p1', title: 'probe command', kind: 'execute', status: 'pending', rawInput: { command: 'touch x.txt', description: 'probe command' } }),
+  update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_p1', status: 'failed', rawOutput: { message: 'The user rejected this tool call.', code: 'rejected' } }),
+  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Info: Operation cancelled by user' } }),
+  answer({ stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, thoughtTokens: 0, cachedReadTokens: 0, cachedWriteTokens: 0 } }),
+];
+const textTurn = [
+  update({ sessionUpdate: 'usage_update', used: 8720, size: 128000 }),
+  update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Let me ' } }),
+  update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'think.' } }),
+  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'af' } }),
+  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ter' } }),
+  answer({ stopReason: 'end_turn', usage: { inputTokens: 20, outputTokens: 10, totalTokens: 30, thoughtTokens: 2, cachedReadTokens: 3, cachedWriteTokens: 0 } }),
+];
+
+function translateAll(records: unknown[], streamPartialMessages = false): TranslatedEvent[] {
+  const translator = createCopilotAcpTranslator({ opts: { streamPartialMessages } });
+  return records.flatMap((record) => translator.translate(record));
+}
+
+const types = (events: TranslatedEvent[]) => events.map((event) => event.type);
+
+describe('copilot ACP translator', () => {
+  it('a turn: init with the session id, the tool call by its kind, its rejection, the text as one message, usage, done', () => {
+    const events = translateAll(rejectedTurn);
+    expect(types(events)).toEqual(['init', 'progress', 'progress', 'tool_use', 'tool_result', 'message', 'usage', 'done']);
+    expect(events[0]).toMatchObject({ sessionId: session });
+    expect(events[3]).toMatchObject({ id: 'call_p1', name: 'execute', input: { command: 'touch x.txt', description: 'probe command' } });
+    expect(events[4]).toMatchObject({ id: 'call_p1', name: 'execute', isError: true, output: 'The user rejected this tool call.' });
+    expect(events[5]).toMatchObject({ text: 'Info: Operation cancelled by user', delta: false });
+    expect(events.at(-1)).toMatchObject({ type: 'done', status: 'success' });
+    // Every event keeps the record it came from.
+    expect(events.every((event) => rejectedTurn.includes(event.raw as never))).toBe(true);
+  });
+
+  it('usage in the answers is a session total: each turn gets its own share', () => {
+    const usages = translateAll([...rejectedTurn, ...textTurn]).filter((event) => event.type === 'usage');
+    expect(usages.map((event) => (event.type === 'usage' ? event.usage : undefined))).toEqual([
+      { inputTokens: 10, cachedInputTokens: 0, outputTokens: 5, reasoningTokens: 0 },
+      { inputTokens: 10, cachedInputTokens: 3, outputTokens: 5, reasoningTokens: 2 },
+    ]);
+  });
+
+  it('chunks: whole reasoning and message at the end; deltas too only with streamPartialMessages', () => {
+    const quiet = translateAll(textTurn);
+    expect(quiet.filter((event) => event.type === 'message' || event.type === 'reasoning')).toEqual([
+      expect.objectContaining({ type: 'reasoning', text: 'Let me think.', delta: false }),
+      expect.objectContaining({ type: 'message', text: 'after', delta: false }),
+    ]);
+    const partial = translateAll(textTurn, true).filter((event) => event.type === 'message' && event.delta);
+    expect(partial.map((event) => (event.type === 'message' ? event.text : ''))).toEqual(['af', 'ter']);
+  });
+
+  it('a shell command that exits non-zero is an error result though Copilot says completed', () => {
+    const events = translateAll([
+      update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'fail', kind: 'execute', status: 'pending', rawInput: { command: 'exit 3' } }),
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', content: [{ type: 'content', content: { type: 'text', text: 'partial\n' } }] }),
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', rawOutput: { content: '<exited with exit code 3>', contents: [{ type: 'shell_exit', shellId: '0', exitCode: 3 }] } }),
+    ]);
+    expect(events.find((event) => event.type === 'progress' && event.kind === 'tool_output')).toMatchObject({ message: 'partial\n' });
+    expect(events.find((event) => event.type === 'tool_result')).toMatchObject({ isError: true, output: '<exited with exit code 3>' });
+  });
+
+  it('a cancelled turn is a fatal aborted error; an unknown update or method is a progress event, never a crash', () => {
+    const events = translateAll([update({ sessionUpdate: 'something_new' }), { jsonrpc: '2.0', method: 'x/unknown' }, 'not an object', answer({ stopReason: 'cancelled' })]);
+    expect(types(events)).toEqual(['init', 'progress', 'progress', 'progress', 'error', 'done']);
+    expect(events[1]).toMatchObject({ kind: 'unknown', subtype: 'something_new' });
+    expect(events[4]).toMatchObject({ code: 'aborted', fatal: true });
+    expect(events[5]).toMatchObject({ status: 'error' });
+  });
+
+  it('is deterministic', () => {
+    expect(translateAll([...rejectedTurn, ...textTurn], true)).toEqual(translateAll([...rejectedTurn, ...textTurn], true));
+  });
+});
