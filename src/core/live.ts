@@ -8,13 +8,13 @@ import { CliVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSes
 import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
 import { optionSchemas, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../options.js';
 import type { RunResult } from '../result.js';
-import type { AdapterSpec, LiveFeature, LiveSpec, SessionTarget, Translator } from './adapter.js';
+import type { AdapterSpec, LiveConnection, LiveFeature, LiveSpec, SessionTarget, Translator } from './adapter.js';
 import { DuplexChannel, describeEnd, type ChannelEnd } from './channel.js';
 import { DEFAULTS } from './child-run.js';
 import { EventStream } from './event-stream.js';
 import { decideOutcome, type ProcessEnd } from './outcome.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
-import { STOP_STEPS } from './process-group.js';
+import { STOP_STEPS, terminateEscapedDescendants } from './process-group.js';
 import { RunTracker } from './run-tracker.js';
 import type { RunStream } from './session.js';
 import { TempDir } from './temp.js';
@@ -67,6 +67,8 @@ export class LiveSession<P extends string = string> {
   private closing: Promise<void> | undefined;
   private end: ChannelEnd | undefined;
   private sessionId: string | undefined;
+  /** The protocol's own session state, when its live mode has a handshake (LiveSpec.connect). */
+  private connection: LiveConnection | undefined;
   /** Records outside any turn (e.g. the echo of a model change) are translated here. */
   private readonly idleTranslator: Translator;
 
@@ -78,7 +80,7 @@ export class LiveSession<P extends string = string> {
     readonly cliVersion: string | undefined,
     private readonly cleanup: () => Promise<void>,
   ) {
-    this.idleTranslator = adapter.createTranslator({ opts });
+    this.idleTranslator = this.newTranslator(opts);
     void channel.ended.then((end) => {
       this.end = end;
       this.turn?.finish(end);
@@ -95,6 +97,7 @@ export class LiveSession<P extends string = string> {
     await checkWorkingDirectory(adapter, cwd);
     const temp = new TempDir('coderline-live-');
     const closing = new AbortController();
+    let session: LiveSession<P> | undefined;
     let toolBridge: ToolBridge | undefined;
     const cleanup = async () => {
       closing.abort();
@@ -120,7 +123,6 @@ export class LiveSession<P extends string = string> {
       if (version !== undefined && compareVersions(version, spec.minVersion) < 0) {
         throw new CliVersionError(adapter.name, version, `${spec.minVersion} and newer`, 'is older than the oldest version whose live mode is supported');
       }
-      let session: LiveSession<P> | undefined;
       const channel = new DuplexChannel(
         { cli: adapter, executable, args: invocation.args, cwd, env, dialect: spec.dialect, maxLineBytes: opts.maxLineBytes ?? DEFAULTS.maxLineBytes },
         {
@@ -137,11 +139,22 @@ export class LiveSession<P extends string = string> {
       session = new LiveSession(adapter, spec, opts, channel, version, cleanup);
       // No pid: the process could not be started (the version probe ran it a moment ago).
       if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
+      if (spec.connect) await session.connect(spec.connect, target, cwd);
       return session;
     } catch (error) {
+      await session?.channel.kill();
       await cleanup();
       throw error;
     }
+  }
+
+  private async connect(connect: NonNullable<LiveSpec['connect']>, session: SessionTarget, cwd: string): Promise<void> {
+    const rpc = {
+      request: (body: unknown, what: string) => this.channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what }),
+      notify: (body: unknown) => this.channel.notify(body),
+    };
+    this.connection = await connect(rpc, { opts: this.opts, session, cwd });
+    this.sessionId = this.connection.sessionId;
   }
 
   /** The CLI's session id, once a turn has named it. */
@@ -176,8 +189,9 @@ export class LiveSession<P extends string = string> {
     this.need('steer');
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
     if (!this.turn) throw new InvalidOptionsError(['steer() needs a running turn; use send() to start one']);
+    if (this.connection?.steer) return this.failOnRefusal(this.connection.steer(prompt), this.turn, false);
     const id = randomUUID();
-    this.sendUserMessage(this.spec.userMessage(prompt, id), this.turn);
+    this.sendUserMessage(this.spec.userMessage!(prompt, id), this.turn);
     // Only a CLI that says when a pushed message runs can keep a turn open for it.
     if (this.spec.steerStarted) this.turn.waitingSteers.add(id);
   }
@@ -189,7 +203,8 @@ export class LiveSession<P extends string = string> {
     if (!turn) return;
     turn.stoppedBy ??= 'abort';
     try {
-      await this.channel.request(this.spec.interruptRequest, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the interrupt' });
+      if (this.connection) await this.connection.interrupt();
+      else await this.channel.request(this.spec.interruptRequest, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the interrupt' });
     } catch {
       // A CLI that cannot be interrupted is stopped: the turn still ends, as cancelled.
       if (this.turn === turn) await this.channel.kill();
@@ -200,7 +215,9 @@ export class LiveSession<P extends string = string> {
   async setModel(model: string): Promise<void> {
     this.need('setModel');
     if (typeof model !== 'string' || model === '') throw new InvalidOptionsError(['setModel() needs a model id']);
-    await this.control(this.spec.setModelRequest!(model, this.opts), 'the model change');
+    if (!this.connection?.setModel) return this.control(this.spec.setModelRequest!(model, this.opts), 'the model change');
+    if (!this.isOpen) throw this.closedError();
+    await this.connection.setModel(model);
   }
 
   /** Changes the permission mode for the next tool uses. */
@@ -212,7 +229,7 @@ export class LiveSession<P extends string = string> {
   /** Interrupts a running turn, fails queued ones, closes stdin, then stops the process group. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (this.turn && this.spec.interruptRequest !== undefined && this.channel.isOpen) await this.interrupt().catch(() => undefined);
+      if (this.turn && (this.connection || this.spec.interruptRequest !== undefined) && this.channel.isOpen) await this.interrupt().catch(() => undefined);
       await this.channel.close(this.opts.terminalGraceMs ?? DEFAULTS.terminalGraceMs);
       await this.cleanup();
     })();
@@ -221,6 +238,10 @@ export class LiveSession<P extends string = string> {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  private newTranslator(opts: ResolvedOpts): Translator {
+    return (this.spec.createTranslator ?? this.adapter.createTranslator)({ opts });
   }
 
   private need(feature: LiveFeature): void {
@@ -257,7 +278,7 @@ export class LiveSession<P extends string = string> {
     const over = new Promise<ChannelEnd | undefined>((done) => (finished = done));
     const turn: Turn = {
       opts,
-      translator: this.adapter.createTranslator({ opts }),
+      translator: this.newTranslator(opts),
       tracker,
       stoppedBy: undefined,
       asking: 0,
@@ -290,9 +311,15 @@ export class LiveSession<P extends string = string> {
     const onAbort = () => void this.interrupt().catch(() => undefined);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      if (signal.aborted) turn.stoppedBy = 'abort';
-      else this.sendUserMessage(this.spec.userMessage(prompt), turn);
-      const end = turn.stoppedBy === 'abort' ? undefined : await over;
+      const sent = !signal.aborted;
+      if (!sent) turn.stoppedBy = 'abort';
+      else if (this.connection) this.failOnRefusal(this.connection.startTurn(prompt, opts), turn, true);
+      else this.sendUserMessage(this.spec.userMessage!(prompt), turn);
+      const end = sent ? await over : undefined;
+      // An interrupted turn of such a CLI leaves its command running: the SDK stops it.
+      if (turn.stoppedBy === 'abort' && this.spec.interruptLeavesCommands && this.channel.pid !== undefined) {
+        await terminateEscapedDescendants(this.channel.pid, STOP_STEPS);
+      }
       if (turn.callbackError) throw turn.callbackError.error;
       const processEnd: ProcessEnd = {
         exitCode: end?.exitCode,
@@ -326,11 +353,16 @@ export class LiveSession<P extends string = string> {
   /** Writes a user message; where the CLI answers it, a refusal ends the turn as an error. */
   private sendUserMessage(message: unknown, turn: Turn): void {
     if (!this.spec.userMessageIsRequest) return this.channel.write(message);
-    this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }).catch((error: unknown) => {
+    this.failOnRefusal(this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }), turn, true);
+  }
+
+  /** A refused message is an error event of its turn; a refused turn start also ends the turn. */
+  private failOnRefusal(sent: Promise<unknown>, turn: Turn, fatal: boolean): void {
+    sent.catch((error: unknown) => {
       // A process that ended ends the turn itself, with how it ended.
       if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
-      turn.emit({ type: 'error', code: 'protocol', fatal: true, message: error instanceof Error ? error.message : String(error), raw: null });
-      turn.finish(undefined);
+      turn.emit({ type: 'error', code: 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
+      if (fatal) turn.finish(undefined);
     });
   }
 
@@ -367,6 +399,7 @@ export class LiveSession<P extends string = string> {
   }
 
   private onMessage(record: unknown): void {
+    this.connection?.observe?.(record);
     const turn = this.turn;
     this.deliver(translateRecord(turn?.translator ?? this.idleTranslator, this.adapter.name, record));
     if (!turn) return;
@@ -379,7 +412,8 @@ export class LiveSession<P extends string = string> {
   }
 
   private async onRequest(body: unknown, signal: AbortSignal): Promise<unknown> {
-    const request = this.spec.permission.request(body);
+    const codec = this.connection?.permission ?? this.spec.permission;
+    const request = codec.request(body);
     if (!request) throw new Error('this host does not answer that request');
     const turn = this.turn;
     const canUseTool = turn?.opts.canUseTool ?? this.opts.canUseTool;
@@ -391,9 +425,10 @@ export class LiveSession<P extends string = string> {
             signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
             emit: (event) => this.deliver([event]),
             raw: body,
+            ...(codec.refuses ? { refuses: codec.refuses } : {}),
           })
         : ({ behavior: 'deny', message: 'No canUseTool callback is set.' } as const);
-      return this.spec.permission.answer(decision, request);
+      return codec.answer(decision, request);
     } finally {
       if (turn) turn.asking -= 1;
     }

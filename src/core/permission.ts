@@ -29,6 +29,8 @@ export interface AskOptions {
   emit(event: TranslatedEvent): void;
   /** The CLI's record of the question, as the events' `raw`. */
   raw: unknown;
+  /** Why the CLI cannot carry a decision, when it cannot (it is then a deny). */
+  refuses?(decision: PermissionDecision): string | undefined;
 }
 
 function isDecision(value: unknown): value is PermissionDecision {
@@ -52,6 +54,8 @@ export async function askPermission(canUseTool: CanUseTool, request: PermissionR
         .then(resolve, reject);
     });
     if (!isDecision(answer)) throw new Error(`canUseTool returned ${JSON.stringify(answer)}; expected { behavior: 'allow' | 'deny' }`);
+    const refused = options.refuses?.(answer);
+    if (refused !== undefined) throw new Error(refused);
     decision = answer;
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);

@@ -6,6 +6,7 @@ import { buildCodexInvocation } from './argv.js';
 import { codexCapabilities, codexInsteadHints, codexOwnedFlags } from './capabilities.js';
 import { codexDocs } from './docs.js';
 import { explainCodexExit } from './exit.js';
+import { codexLive } from './live.js';
 import { createCodexTranslator } from './translate.js';
 import { codexVersions } from './versions.js';
 
@@ -62,4 +63,5 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   buildInvocation: buildCodexInvocation,
   explainExit: explainCodexExit,
   createTranslator: createCodexTranslator,
+  live: codexLive,
 };
