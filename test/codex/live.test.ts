@@ -66,7 +66,7 @@ describe('codex live session (real binary, fake Responses server)', () => {
   it('interrupt() during a running command stops the command (Codex would leave it running); the session goes on', async () => {
     const marker = uniqueMarker('codex-live-interrupt');
     cleanupAfterTest(() => killMarked(marker));
-    const { opts, workDir } = await fake([shell(`exec -a ${marker} sleep 47; touch after.txt`), { text: 'unused' }, { text: 'Next.' }]);
+    const { opts, workDir } = await fake([shell(`(exec -a ${marker} sleep 47); touch after.txt`), { text: 'unused' }, { text: 'Next.' }]);
     const live = await open(opts);
     const turn = live.send('Run it.');
     for await (const event of turn) {
