@@ -23,6 +23,7 @@ import { nonJsonLine, translateRecord } from './translate-line.js';
 import { checkSupport, parseOptions } from './validate.js';
 import { compareVersions } from './version.js';
 import { checkWorkingDirectory, prepareLaunch } from './launch.js';
+import type { RecordedLine } from './live-recording.js';
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
 const CONTROL_TIMEOUT_MS = 30_000;
@@ -31,6 +32,8 @@ const CONTROL_TIMEOUT_MS = 30_000;
 export interface LiveHost {
   cwd: string;
   coderStateDir(): Promise<string>;
+  /** Sees every line both ways (live recordings, core/live-recording.ts). */
+  recordLine?(line: RecordedLine): void;
 }
 
 interface Turn {
@@ -126,7 +129,11 @@ export class LiveSession<P extends string = string> {
       const channel = new DuplexChannel(
         { cli: adapter, executable, args: invocation.args, cwd, env, dialect: spec.dialect, maxLineBytes: opts.maxLineBytes ?? DEFAULTS.maxLineBytes },
         {
-          rawLine: (line) => session?.onRawLine(line),
+          rawLine: (line) => {
+            host.recordLine?.({ dir: 'cli', line });
+            session?.onRawLine(line);
+          },
+          ...(host.recordLine ? { sentLine: (line: string) => host.recordLine?.({ dir: 'host', line }) } : {}),
           message: (message) => session?.onMessage(message),
           request: (body, signal) => session!.onRequest(body, signal),
           malformed: (problem) => session?.deliver('line' in problem ? [nonJsonLine(problem.line)] : [{ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${problem.bytes} bytes: longer than maxLineBytes`, raw: null }]),
