@@ -305,7 +305,9 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
   });
 
   it('a CLI without a live mode, or canUseTool where the CLI has none, fails before anything spawns', async () => {
-    const coder = createCoder(codexAdapter, { executablePath: '/nonexistent/codex' });
+    // An adapter without a live mode and without canUseTool (every built-in CLI may gain them).
+    const capabilities = Object.fromEntries(Object.entries(codexAdapter.capabilities).filter(([feature]) => feature !== 'canUseTool'));
+    const coder = createCoder({ ...codexAdapter, capabilities, live: undefined }, { executablePath: '/nonexistent/codex' });
     cleanupAfterTest(() => coder.close());
     await expect(coder.open()).rejects.toBeInstanceOf(FeatureNotSupportedError);
     await expect(coder.open({ canUseTool: () => ({ behavior: 'allow' }) })).rejects.toMatchObject({ code: 'feature_not_supported', option: 'canUseTool' });
