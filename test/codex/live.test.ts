@@ -80,6 +80,16 @@ describe('codex live session (real binary, fake Responses server)', () => {
     expect(await live.send('Go on.').result).toMatchObject({ status: 'success', pid: live.pid });
   });
 
+  it('steer() while a command runs: the message joins the running turn and the model reads it in the same turn', async () => {
+    const { model, opts } = await fake([shell('sleep 3'), { text: 'Saw the steer.' }, { text: 'Next.' }]);
+    const live = await open(opts);
+    const turn = live.send('Run it.');
+    for await (const event of turn) if (event.type === 'tool_use') live.steer('STEERED: mind the tests.');
+    expect(await turn.result).toMatchObject({ status: 'success', text: 'Saw the steer.' });
+    expect(JSON.stringify(body(model.requests[1]).input)).toContain('STEERED: mind the tests.');
+    expect((await live.send('Again.').result).text).toBe('Next.');
+  });
+
   describe('canUseTool (approval policy "untrusted": every command asks)', () => {
     it('allow: the command runs, the model gets its output; both permission events are in the stream', async () => {
       const { model, opts, workDir } = await fake([shell('touch allowed.txt'), { text: 'Done.' }]);
@@ -138,6 +148,21 @@ describe('codex live session (real binary, fake Responses server)', () => {
     it('one-shot run() with canUseTool is refused before anything spawns (codex asks only in a live session)', async () => {
       await expect(run(codexAdapter, 'Hi', { executablePath: '/nonexistent/codex', canUseTool: () => ({ behavior: 'allow' }) })).rejects.toMatchObject({ code: 'feature_not_supported' });
     });
+  });
+
+  it('a live session can be resumed by a one-shot session, and a live process can continue a session', async () => {
+    const { model, opts } = await fake([{ text: 'Noted: quince.' }, { text: 'It was quince.' }, { text: 'Still quince.' }]);
+    const coder = createCoder(codexAdapter, opts);
+    cleanupAfterTest(() => coder.close());
+    const live = await coder.open();
+    const first = await live.send('Remember quince.').result;
+    await live.close();
+    expect((await coder.resume(first.sessionId!).run('What was it?')).sessionId).toBe(first.sessionId);
+    expect(JSON.stringify(body(model.requests[1]).input)).toContain('Noted: quince.');
+    const again = await coder.open({}, { sessionId: first.sessionId! });
+    cleanupAfterTest(() => again.close());
+    expect(await again.send('And now?').result).toMatchObject({ status: 'success', text: 'Still quince.', sessionId: first.sessionId });
+    expect(JSON.stringify(body(model.requests[2]).input)).toContain('It was quince.');
   });
 
   it('setModel() between turns: the next request uses the new model', async () => {
