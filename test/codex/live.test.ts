@@ -1,31 +1,19 @@
 // Codex live sessions end to end: the real `codex app-server` (JSON-RPC on stdio), one process for
 // many turns, against the fake Responses server on 127.0.0.1.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import { createCoder, LiveSessionClosedError, run, type LiveSession, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
-import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
+import { LiveSessionClosedError, run, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
+import { type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { fakeForLive, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
-async function fake(script: Script, requestTimeoutMs?: number): Promise<{ model: FakeModel; opts: OneShotOpts; workDir: string }> {
-  const model = await startFakeModel({ api: 'openai-responses', script });
-  const workDir = await mkdtemp(join(tmpdir(), 'coderline-codex-live-'));
-  cleanupAfterTest(() => model.close(), () => rm(workDir, { recursive: true, force: true }));
-  return { model, opts: { ...(await model.env('codex', requestTimeoutMs ? { requestTimeoutMs } : {})), workingDirectory: workDir }, workDir };
-}
-
-async function open(opts: OneShotOpts): Promise<LiveSession<'codex'>> {
-  const coder = createCoder(codexAdapter);
-  const live = await coder.open(opts);
-  cleanupAfterTest(() => live.close(), () => coder.close());
-  return live;
-}
+const fake = (script: Script, requestTimeoutMs?: number) => fakeForLive('codex', script, requestTimeoutMs);
+const open = (opts: OneShotOpts) => openLive(codexAdapter, opts);
 
 interface ResponsesBody {
   model: string;
@@ -151,17 +139,11 @@ describe('codex live session (real binary, fake Responses server)', () => {
   });
 
   it('a live session can be resumed by a one-shot session, and a live process can continue a session', async () => {
-    const { model, opts } = await fake([{ text: 'Noted: quince.' }, { text: 'It was quince.' }, { text: 'Still quince.' }]);
-    const coder = createCoder(codexAdapter, opts);
-    cleanupAfterTest(() => coder.close());
-    const live = await coder.open();
-    const first = await live.send('Remember quince.').result;
-    await live.close();
-    expect((await coder.resume(first.sessionId!).run('What was it?')).sessionId).toBe(first.sessionId);
+    const { model, opts } = await fake(resumeScript);
+    const { first, oneShot, reopened } = await resumeBothWays(codexAdapter, opts);
+    expect(oneShot.sessionId).toBe(first.sessionId);
     expect(JSON.stringify(body(model.requests[1]).input)).toContain('Noted: quince.');
-    const again = await coder.open({}, { sessionId: first.sessionId! });
-    cleanupAfterTest(() => again.close());
-    expect(await again.send('And now?').result).toMatchObject({ status: 'success', text: 'Still quince.', sessionId: first.sessionId });
+    expect(reopened).toMatchObject({ status: 'success', text: 'Still quince.', sessionId: first.sessionId });
     expect(JSON.stringify(body(model.requests[2]).input)).toContain('It was quince.');
   });
 
