@@ -17,8 +17,8 @@ import {
 import { type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
-import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
-import { fakeForLive, openLive, resumeBothWays, resumeScript } from '../support/live.js';
+import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = (script: Script, requestTimeoutMs?: number) => fakeForLive('claude', script, requestTimeoutMs);
@@ -76,13 +76,7 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
     // The Bash tool refuses a plain long `sleep`; `timeout … tail -f` is a long command it runs.
     const { opts, workDir } = await fake([{ toolCalls: [bash(`touch ${marker} && timeout 47 tail -f ${marker}; touch after.txt`)] }, { text: 'Next.' }]);
     const live = await open({ ...opts, permissionPolicy: { allow: ['Bash'] } });
-    const turn = live.send('Run it.');
-    for await (const event of turn) {
-      if (event.type !== 'tool_use') continue;
-      expect(await markedProcessStarts(marker)).toBe(true);
-      await live.interrupt();
-    }
-    expect((await turn.result).status).toBe('cancelled');
+    expect((await interruptWhenToolRuns(live, live.send('Run it.'), marker)).status).toBe('cancelled');
     // claude runs each Bash command in a process group of its own: found by the test's marker.
     await waitFor(() => pidsWithMarker(marker).length === 0);
     expect(existsSync(join(workDir, 'after.txt'))).toBe(false);

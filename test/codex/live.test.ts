@@ -8,8 +8,8 @@ import { LiveSessionClosedError, run, type OneShotOpts, type PermissionRequest }
 import { type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
-import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
-import { fakeForLive, openLive, resumeBothWays, resumeScript } from '../support/live.js';
+import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = (script: Script, requestTimeoutMs?: number) => fakeForLive('codex', script, requestTimeoutMs);
@@ -56,13 +56,7 @@ describe('codex live session (real binary, fake Responses server)', () => {
     cleanupAfterTest(() => killMarked(marker));
     const { opts, workDir } = await fake([shell(`(exec -a ${marker} sleep 47); touch after.txt`), { text: 'unused' }, { text: 'Next.' }]);
     const live = await open(opts);
-    const turn = live.send('Run it.');
-    for await (const event of turn) {
-      if (event.type !== 'tool_use') continue;
-      expect(await markedProcessStarts(marker)).toBe(true);
-      await live.interrupt();
-    }
-    expect((await turn.result).status).toBe('cancelled');
+    expect((await interruptWhenToolRuns(live, live.send('Run it.'), marker)).status).toBe('cancelled');
     expect(pidsWithMarker(marker)).toEqual([]);
     expect(existsSync(join(workDir, 'after.txt'))).toBe(false);
     expect(await live.send('Go on.').result).toMatchObject({ status: 'success', pid: live.pid });

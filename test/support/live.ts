@@ -3,10 +3,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCoder, type AdapterSpec, type LiveSession, type OneShotOpts } from '../../src/index.js';
+import { expect } from 'vitest';
+import { createCoder, type AdapterSpec, type LiveSession, type OneShotOpts, type RunResult, type RunStream } from '../../src/index.js';
 import { fakeApiOf, startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import type { ProviderName } from '../../src/events.js';
 import { cleanupAfterTest } from './cleanup.js';
+import { markedProcessStarts, type Marker } from './processes.js';
 
 export interface LiveFake {
   model: FakeModel;
@@ -47,4 +49,14 @@ export async function resumeBothWays<P extends string>(adapter: AdapterSpec<P>, 
   const again = await coder.open({}, { sessionId: first.sessionId! });
   cleanupAfterTest(() => again.close());
   return { first, oneShot, reopened: await again.send('And now?').result };
+}
+
+/** Interrupts `turn` once its tool has started the process marked `marker`; resolves with the turn's result. */
+export async function interruptWhenToolRuns<P extends string>(live: LiveSession<P>, turn: RunStream<unknown, P>, marker: Marker): Promise<RunResult<unknown, P>> {
+  for await (const event of turn) {
+    if (event.type !== 'tool_use') continue;
+    expect(await markedProcessStarts(marker)).toBe(true);
+    await live.interrupt();
+  }
+  return turn.result;
 }
