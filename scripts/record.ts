@@ -1,14 +1,24 @@
 // `npm run record [cli ...]` re-records fixtures/<cli>/<version>/ from the real binaries against the
-// fake model servers. Each CLI's scenarios live in scripts/record/<cli>.ts.
+// fake model servers: each CLI's one-shot scenarios (scripts/record/<cli>.ts), then its live sessions
+// (scripts/record/live.ts, into live/). `npm run record -- --live [cli ...]` records the live ones only.
+import { recordLive } from './record/live.js';
+
 const all = ['claude', 'codex', 'copilot', 'pi'] as const;
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : [...all];
+const args = process.argv.slice(2);
+const liveOnly = args.includes('--live');
+const named = args.filter((arg) => arg !== '--live');
+const wanted = named.length ? named : [...all];
 
 for (const cli of wanted) {
   if (!(all as readonly string[]).includes(cli)) {
     console.error(`unknown CLI "${cli}"; choose from ${all.join(', ')}`);
     process.exit(2);
   }
-  const module = (await import(`./record/${cli}.ts`)) as { record(): Promise<void> };
-  console.error(`recording ${cli} …`);
-  await module.record();
+  if (!liveOnly) {
+    const module = (await import(`./record/${cli}.ts`)) as { record(): Promise<void> };
+    console.error(`recording ${cli} …`);
+    await module.record();
+  }
+  console.error(`recording ${cli} live sessions …`);
+  await recordLive(cli as (typeof all)[number]);
 }

@@ -186,21 +186,51 @@ export interface PermissionCodec {
   request(body: unknown): PermissionRequest | undefined;
   /** The answer the CLI expects for a decision. */
   answer(decision: PermissionDecision, request: PermissionRequest): unknown;
-  /** False where the answer cannot carry a changed input: an allow with `updatedInput` is then denied, with an error event. */
-  takesUpdatedInput?: boolean;
-}
-
-/** What a live protocol's handshake needs to open or load the CLI's session. */
-export interface LiveHandshakeContext {
-  /** The directory the CLI runs in (absolute). */
-  cwd: string;
-  /** A new session, or the one to continue (`coder.open(options, { sessionId })`). */
-  session: SessionTarget;
-  opts: ResolvedOpts;
+  /**
+   * Why the CLI cannot carry this decision (e.g. a changed input), when it cannot: the tool use is
+   * then denied and the reason reported as a non-fatal error event.
+   */
+  refuses?(decision: PermissionDecision): string | undefined;
 }
 
 /** What a live session (`coder.open()`) can do beyond sending turns. */
 export type LiveFeature = 'open' | 'steer' | 'interrupt' | 'setModel' | 'setPermissionMode';
+
+/** How a live protocol's connection asks the CLI (requests answered by id) and tells it (notifications). */
+export interface LiveRpc {
+  request(body: unknown, what: string): Promise<unknown>;
+  notify(body: unknown): void;
+}
+
+/** What a protocol with a handshake needs to open or load the CLI's session. */
+export interface LiveConnectContext {
+  opts: ResolvedOpts;
+  /** A new session, or the one to continue (`coder.open(options, { sessionId })`). */
+  session: SessionTarget;
+  /** The directory the CLI runs in (absolute). */
+  cwd: string;
+}
+
+/**
+ * A live session whose protocol hands out ids (a thread, a turn) that later messages must name: made
+ * by `LiveSpec.connect` after a handshake, it sends turns and controls itself and keeps that state.
+ */
+export interface LiveConnection {
+  /** The session id the handshake opened (e.g. a thread id). */
+  sessionId: string | undefined;
+  /** Starts a turn; resolves once the CLI took it, rejects when it refused (the turn then fails). */
+  startTurn(prompt: string, opts: ResolvedOpts): Promise<void>;
+  /** Asks the CLI to end the running turn. */
+  interrupt(): Promise<void>;
+  /** Pushes a message into the running turn. */
+  steer?(prompt: string): Promise<void>;
+  /** Changes the model of the next turns. */
+  setModel?(model: string): Promise<void>;
+  /** Sees every message that is not an answer, before it is translated (to follow ids the CLI hands out). */
+  observe?(message: unknown): void;
+  /** Replaces the spec's codec when a question names what only earlier messages described. */
+  permission?: PermissionCodec;
+}
 
 /**
  * A CLI's long-lived mode: one process, turns written to its stdin, answers and questions on the same
@@ -220,8 +250,9 @@ export interface LiveSpec {
   /**
    * The message that starts a turn with `prompt`; with `steerId`, one pushed into the running turn.
    * `sessionId` is the id the handshake returned, for protocols whose messages name their session.
+   * Required unless `connect` is given (its connection sends turns then).
    */
-  userMessage(prompt: string, steerId?: string, sessionId?: string): unknown;
+  userMessage?(prompt: string, steerId?: string, sessionId?: string): unknown;
   /** The CLI answers a user message like a request (a refusal fails the turn) rather than only acting on it. */
   userMessageIsRequest?: boolean;
   /**
@@ -241,11 +272,13 @@ export interface LiveSpec {
    * Requests the protocol needs before the first turn (ACP: `initialize`, then `session/new` or
    * `session/load`). Resolves with the CLI's session id, which later messages name.
    */
-  handshake?(ask: (body: unknown, what: string) => Promise<unknown>, ctx: LiveHandshakeContext): Promise<string>;
+  handshake?(ask: (body: unknown, what: string) => Promise<unknown>, ctx: LiveConnectContext): Promise<string>;
   /**
-   * The translator of a live protocol whose records are not the one-shot ones: one per session (not
-   * per turn), since its records can span turns (ACP's token counts are session totals).
+   * The translator of a live protocol whose records are not the one-shot ones and can span turns
+   * (ACP's token counts are session totals): one per session, shared by its turns.
    */
+  createSessionTranslator?(ctx: TranslatorContext): Translator;
+  /** The translator of a turn, when the live records are not those of a one-shot run (default: the adapter's). */
   createTranslator?(ctx: TranslatorContext): Translator;
   /** Request bodies for the controls the protocol has. */
   interruptRequest?: unknown;
@@ -255,6 +288,16 @@ export interface LiveSpec {
   setPermissionModeRequest?(mode: string): unknown;
   /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
   permission: PermissionCodec;
+  /**
+   * A handshake after the start (e.g. initialize, open a thread); the connection then sends turns and
+   * controls instead of `userMessage` and the request bodies above.
+   */
+  connect?(rpc: LiveRpc, ctx: LiveConnectContext): Promise<LiveConnection>;
+  /**
+   * The CLI leaves a running tool command alive when a turn is interrupted: the core stops the
+   * processes below the CLI that left its process group, once the interrupted turn has ended.
+   */
+  interruptLeavesCommands?: boolean;
 }
 
 export interface AdapterSpec<P extends string = string> {

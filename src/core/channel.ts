@@ -27,6 +27,8 @@ export interface RpcDialect {
   reply(id: MessageId, outcome: ReplyOutcome): unknown;
   /** When `message` withdraws an incoming request: its id. */
   cancelled?(message: unknown): MessageId | undefined;
+  /** A message that tells the peer `body` and expects no answer. */
+  notification?(body: unknown): unknown;
 }
 
 const isId = (value: unknown): value is MessageId => typeof value === 'string' || typeof value === 'number';
@@ -49,6 +51,7 @@ export const jsonRpc: RpcDialect = {
   reply: (id, outcome) => (outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : { jsonrpc: '2.0', id, error: { code: -32000, message: outcome.error } }),
   cancelled: (message) =>
     isJsonObject(message) && message.method === '$/cancelRequest' && isJsonObject(message.params) && isId(message.params.id) ? message.params.id : undefined,
+  notification: (body) => ({ jsonrpc: '2.0', ...(body as object) }),
 };
 
 export interface ChannelHandlers {
@@ -161,6 +164,11 @@ export class DuplexChannel {
     const line = JSON.stringify(message);
     this.handlers.sentLine?.(line);
     this.child.stdin.write(`${line}\n`);
+  }
+
+  /** Tells the CLI something that expects no answer. Throws LiveSessionClosedError when the channel is closed. */
+  notify(body: unknown): void {
+    this.write(this.options.dialect.notification?.(body) ?? body);
   }
 
   /**

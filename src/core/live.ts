@@ -8,13 +8,13 @@ import { CliVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSes
 import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
 import { optionSchemas, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../options.js';
 import type { RunResult } from '../result.js';
-import type { AdapterSpec, LiveFeature, LiveSpec, SessionTarget, Translator } from './adapter.js';
+import type { AdapterSpec, LiveConnection, LiveFeature, LiveSpec, SessionTarget, Translator } from './adapter.js';
 import { DuplexChannel, describeEnd, type ChannelEnd } from './channel.js';
 import { DEFAULTS } from './child-run.js';
 import { EventStream } from './event-stream.js';
 import { decideOutcome, type ProcessEnd } from './outcome.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
-import { STOP_STEPS } from './process-group.js';
+import { STOP_STEPS, terminateEscapedDescendants } from './process-group.js';
 import { RunTracker } from './run-tracker.js';
 import type { RunStream } from './session.js';
 import { TempDir } from './temp.js';
@@ -23,6 +23,7 @@ import { nonJsonLine, translateRecord } from './translate-line.js';
 import { checkSupport, parseOptions } from './validate.js';
 import { compareVersions } from './version.js';
 import { checkWorkingDirectory, prepareLaunch } from './launch.js';
+import type { RecordedLine } from './live-recording.js';
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
 const CONTROL_TIMEOUT_MS = 30_000;
@@ -31,6 +32,8 @@ const CONTROL_TIMEOUT_MS = 30_000;
 export interface LiveHost {
   cwd: string;
   coderStateDir(): Promise<string>;
+  /** Sees every line both ways (live recordings, core/live-recording.ts). */
+  recordLine?(line: RecordedLine): void;
 }
 
 interface Turn {
@@ -67,6 +70,8 @@ export class LiveSession<P extends string = string> {
   private closing: Promise<void> | undefined;
   private end: ChannelEnd | undefined;
   private sessionId: string | undefined;
+  /** The protocol's own session state, when its live mode has a handshake (LiveSpec.connect). */
+  private connection: LiveConnection | undefined;
   /** Records outside any turn (e.g. the echo of a model change) are translated here. */
   private readonly idleTranslator: Translator;
   /** The live protocol's own translator, kept across turns (LiveSpec.createTranslator). */
@@ -80,8 +85,8 @@ export class LiveSession<P extends string = string> {
     readonly cliVersion: string | undefined,
     private readonly cleanup: () => Promise<void>,
   ) {
-    this.idleTranslator = (spec.createTranslator ?? adapter.createTranslator)({ opts });
-    this.sessionTranslator = spec.createTranslator?.({ opts });
+    this.sessionTranslator = spec.createSessionTranslator?.({ opts });
+    this.idleTranslator = this.sessionTranslator ?? this.newTranslator(opts);
     void channel.ended.then((end) => {
       this.end = end;
       this.turn?.finish(end);
@@ -98,6 +103,7 @@ export class LiveSession<P extends string = string> {
     checkWorkingDirectory(adapter, cwd);
     const temp = new TempDir('coderline-live-');
     const closing = new AbortController();
+    let session: LiveSession<P> | undefined;
     let toolBridge: ToolBridge | undefined;
     const cleanup = async () => {
       closing.abort();
@@ -123,11 +129,14 @@ export class LiveSession<P extends string = string> {
       if (version !== undefined && compareVersions(version, spec.minVersion) < 0) {
         throw new CliVersionError(adapter.name, version, `${spec.minVersion} and newer`, 'is older than the oldest version whose live mode is supported');
       }
-      let session: LiveSession<P> | undefined;
       const channel = new DuplexChannel(
         { cli: adapter, executable, args: invocation.args, cwd, env, dialect: spec.dialect, maxLineBytes: opts.maxLineBytes ?? DEFAULTS.maxLineBytes },
         {
-          rawLine: (line) => session?.onRawLine(line),
+          rawLine: (line) => {
+            host.recordLine?.({ dir: 'cli', line });
+            session?.onRawLine(line);
+          },
+          ...(host.recordLine ? { sentLine: (line: string) => host.recordLine?.({ dir: 'host', line }) } : {}),
           message: (message) => session?.onMessage(message),
           request: (body, signal) => session!.onRequest(body, signal),
           malformed: (problem) => session?.deliver('line' in problem ? [nonJsonLine(problem.line)] : [{ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${problem.bytes} bytes: longer than maxLineBytes`, raw: null }]),
@@ -148,11 +157,22 @@ export class LiveSession<P extends string = string> {
           throw error;
         }
       }
+      if (spec.connect) await session.connect(spec.connect, target, cwd);
       return session;
     } catch (error) {
+      await session?.channel.kill();
       await cleanup();
       throw error;
     }
+  }
+
+  private async connect(connect: NonNullable<LiveSpec['connect']>, session: SessionTarget, cwd: string): Promise<void> {
+    const rpc = {
+      request: (body: unknown, what: string) => this.channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what }),
+      notify: (body: unknown) => this.channel.notify(body),
+    };
+    this.connection = await connect(rpc, { opts: this.opts, session, cwd });
+    this.sessionId = this.connection.sessionId;
   }
 
   /** The CLI's session id, once a turn has named it. */
@@ -187,8 +207,9 @@ export class LiveSession<P extends string = string> {
     this.need('steer');
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
     if (!this.turn) throw new InvalidOptionsError(['steer() needs a running turn; use send() to start one']);
+    if (this.connection?.steer) return this.failOnRefusal(this.connection.steer(prompt), this.turn, false);
     const id = randomUUID();
-    this.sendUserMessage(this.spec.userMessage(prompt, id, this.sessionId), this.turn);
+    this.sendUserMessage(this.spec.userMessage!(prompt, id, this.sessionId), this.turn);
     // Only a CLI that says when a pushed message runs can keep a turn open for it.
     if (this.spec.steerStarted) this.turn.waitingSteers.add(id);
   }
@@ -201,7 +222,8 @@ export class LiveSession<P extends string = string> {
     turn.stoppedBy ??= 'abort';
     if (this.spec.interruptNotice) return this.interruptByNotice(turn, this.spec.interruptNotice(this.sessionId));
     try {
-      await this.channel.request(this.spec.interruptRequest, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the interrupt' });
+      if (this.connection) await this.connection.interrupt();
+      else await this.channel.request(this.spec.interruptRequest, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the interrupt' });
     } catch {
       // A CLI that cannot be interrupted is stopped: the turn still ends, as cancelled.
       if (this.turn === turn) await this.channel.kill();
@@ -212,7 +234,9 @@ export class LiveSession<P extends string = string> {
   async setModel(model: string): Promise<void> {
     this.need('setModel');
     if (typeof model !== 'string' || model === '') throw new InvalidOptionsError(['setModel() needs a model id']);
-    await this.control(this.spec.setModelRequest!(model, this.opts, this.sessionId), 'the model change');
+    if (!this.connection?.setModel) return this.control(this.spec.setModelRequest!(model, this.opts, this.sessionId), 'the model change');
+    if (!this.isOpen) throw this.closedError();
+    await this.connection.setModel(model);
   }
 
   /** Changes the permission mode for the next tool uses. */
@@ -224,7 +248,8 @@ export class LiveSession<P extends string = string> {
   /** Interrupts a running turn, fails queued ones, closes stdin, then stops the process group. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (this.turn && (this.spec.interruptRequest ?? this.spec.interruptNotice) !== undefined && this.channel.isOpen) await this.interrupt().catch(() => undefined);
+      const interruptible = this.connection !== undefined || this.spec.interruptRequest !== undefined || this.spec.interruptNotice !== undefined;
+      if (this.turn && interruptible && this.channel.isOpen) await this.interrupt().catch(() => undefined);
       await this.channel.close(this.opts.terminalGraceMs ?? DEFAULTS.terminalGraceMs);
       await this.cleanup();
     })();
@@ -247,6 +272,10 @@ export class LiveSession<P extends string = string> {
       turn.over.signal.addEventListener('abort', () => (clearTimeout(timer), done(true)), { once: true });
     }));
     if (!ended && this.turn === turn) await this.channel.kill();
+  }
+
+  private newTranslator(opts: ResolvedOpts): Translator {
+    return (this.spec.createTranslator ?? this.adapter.createTranslator)({ opts });
   }
 
   private need(feature: LiveFeature): void {
@@ -283,7 +312,7 @@ export class LiveSession<P extends string = string> {
     const over = new Promise<ChannelEnd | undefined>((done) => (finished = done));
     const turn: Turn = {
       opts,
-      translator: this.sessionTranslator ?? this.adapter.createTranslator({ opts }),
+      translator: this.sessionTranslator ?? this.newTranslator(opts),
       tracker,
       stoppedBy: undefined,
       asking: 0,
@@ -316,9 +345,15 @@ export class LiveSession<P extends string = string> {
     const onAbort = () => void this.interrupt().catch(() => undefined);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      if (signal.aborted) turn.stoppedBy = 'abort';
-      else this.sendUserMessage(this.spec.userMessage(prompt, undefined, this.sessionId), turn);
-      const end = turn.stoppedBy === 'abort' ? undefined : await over;
+      const sent = !signal.aborted;
+      if (!sent) turn.stoppedBy = 'abort';
+      else if (this.connection) this.failOnRefusal(this.connection.startTurn(prompt, opts), turn, true);
+      else this.sendUserMessage(this.spec.userMessage!(prompt, undefined, this.sessionId), turn);
+      const end = sent ? await over : undefined;
+      // An interrupted turn of such a CLI leaves its command running: the SDK stops it.
+      if (turn.stoppedBy === 'abort' && this.spec.interruptLeavesCommands && this.channel.pid !== undefined) {
+        await terminateEscapedDescendants(this.channel.pid, STOP_STEPS);
+      }
       if (turn.callbackError) throw turn.callbackError.error;
       const processEnd: ProcessEnd = {
         exitCode: end?.exitCode,
@@ -353,13 +388,22 @@ export class LiveSession<P extends string = string> {
   private sendUserMessage(message: unknown, turn: Turn): void {
     if (!this.spec.userMessageIsRequest) return this.channel.write(message);
     const { answerRecord } = this.spec;
-    this.channel.request(message, answerRecord ? { what: 'the prompt' } : { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }).then((answer) => {
-      if (answerRecord && this.turn === turn) this.onMessage(answerRecord(answer));
-    }, (error: unknown) => {
+    const answered = this.channel.request(message, answerRecord ? { what: 'the prompt' } : { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' });
+    if (answerRecord) {
+      answered.then((answer) => {
+        if (this.turn === turn) this.onMessage(answerRecord(answer));
+      }, () => undefined);
+    }
+    this.failOnRefusal(answered, turn, true);
+  }
+
+  /** A refused message is an error event of its turn; a refused turn start also ends the turn. */
+  private failOnRefusal(sent: Promise<unknown>, turn: Turn, fatal: boolean): void {
+    sent.catch((error: unknown) => {
       // A process that ended ends the turn itself, with how it ended.
       if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
-      turn.emit({ type: 'error', code: 'protocol', fatal: true, message: error instanceof Error ? error.message : String(error), raw: null });
-      turn.finish(undefined);
+      turn.emit({ type: 'error', code: 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
+      if (fatal) turn.finish(undefined);
     });
   }
 
@@ -396,6 +440,7 @@ export class LiveSession<P extends string = string> {
   }
 
   private onMessage(record: unknown): void {
+    this.connection?.observe?.(record);
     const turn = this.turn;
     this.deliver(translateRecord(turn?.translator ?? this.idleTranslator, this.adapter.name, record));
     if (!turn) return;
@@ -408,7 +453,8 @@ export class LiveSession<P extends string = string> {
   }
 
   private async onRequest(body: unknown, signal: AbortSignal): Promise<unknown> {
-    const request = this.spec.permission.request(body);
+    const codec = this.connection?.permission ?? this.spec.permission;
+    const request = codec.request(body);
     if (!request) throw new Error('this host does not answer that request');
     const turn = this.turn;
     const canUseTool = turn?.opts.canUseTool ?? this.opts.canUseTool;
@@ -420,10 +466,10 @@ export class LiveSession<P extends string = string> {
             signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
             emit: (event) => this.deliver([event]),
             raw: body,
-            ...(this.spec.permission.takesUpdatedInput === false ? { takesUpdatedInput: false } : {}),
+            ...(codec.refuses ? { refuses: codec.refuses } : {}),
           })
         : ({ behavior: 'deny', message: 'No canUseTool callback is set.' } as const);
-      return this.spec.permission.answer(decision, request);
+      return codec.answer(decision, request);
     } finally {
       if (turn) turn.asking -= 1;
     }

@@ -29,8 +29,8 @@ export interface AskOptions {
   emit(event: TranslatedEvent): void;
   /** The CLI's record of the question, as the events' `raw`. */
   raw: unknown;
-  /** False where the CLI cannot run a changed input: such an allow denies (fail closed). */
-  takesUpdatedInput?: boolean;
+  /** Why the CLI cannot carry a decision, when it cannot (it is then a deny). */
+  refuses?(decision: PermissionDecision): string | undefined;
 }
 
 function isDecision(value: unknown): value is PermissionDecision {
@@ -54,7 +54,8 @@ export async function askPermission(canUseTool: CanUseTool, request: PermissionR
         .then(resolve, reject);
     });
     if (!isDecision(answer)) throw new Error(`canUseTool returned ${JSON.stringify(answer)}; expected { behavior: 'allow' | 'deny' }`);
-    if (answer.behavior === 'allow' && answer.updatedInput && options.takesUpdatedInput === false) throw new Error('this CLI cannot run a changed input (updatedInput)');
+    const refused = options.refuses?.(answer);
+    if (refused !== undefined) throw new Error(refused);
     decision = answer;
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);

@@ -115,6 +115,40 @@ export async function terminateGroup(
   }
 }
 
+/** Of `pids`, those still running (a table that cannot be read counts every one that answers signal 0). */
+async function stillRunning(pids: ReadonlySet<number>): Promise<Set<number>> {
+  try {
+    const table = await processTableSource().read();
+    return new Set(table.filter((info) => pids.has(info.pid) && !info.zombie).map((info) => info.pid));
+  } catch {
+    return new Set([...pids].filter((pid) => sendTo(pid, 0)));
+  }
+}
+
+/**
+ * Stops what runs below the group's processes but left the group (a tool command in a session of its
+ * own), leaving the group itself running: each signal in turn, SIGKILL last, until none is left.
+ */
+export async function terminateEscapedDescendants(pgid: number, steps: ReadonlyArray<readonly [NodeJS.Signals, number]>): Promise<void> {
+  let table: ProcessInfo[];
+  try {
+    table = await processTableSource().read();
+  } catch {
+    return;
+  }
+  const groupOf = new Map(table.map((info) => [info.pid, info.pgid]));
+  let alive = new Set([...groupAndDescendants(table, pgid)].filter((pid) => groupOf.get(pid) !== pgid));
+  for (const [signal, graceMs] of [...steps, ['SIGKILL', 5_000] as const]) {
+    if (alive.size === 0) return;
+    for (const pid of alive) sendTo(pid, signal);
+    const deadline = Date.now() + graceMs;
+    do {
+      await sleep(POLL_MS);
+      alive = await stillRunning(alive);
+    } while (alive.size > 0 && Date.now() < deadline);
+  }
+}
+
 /** Abort: a chance to finish cleanly, then firmer. */
 export const ABORT_STEPS = [['SIGINT', 300], ['SIGTERM', 500]] as const;
 /** Stall, lingering after the final record, leftovers after exit: no interrupt first. */

@@ -1,8 +1,6 @@
 // Claude live sessions end to end: the real `claude` binary in its stream-json input mode, one
 // process for many turns, against the fake Anthropic server on 127.0.0.1.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
@@ -13,29 +11,18 @@ import {
   InvalidOptionsError,
   LiveSessionClosedError,
   type CoderStreamEvent,
-  type LiveSession,
   type OneShotOpts,
   type PermissionRequest,
 } from '../../src/index.js';
-import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
+import { type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
-import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
-async function fake(script: Script, requestTimeoutMs?: number): Promise<{ model: FakeModel; opts: OneShotOpts; workDir: string }> {
-  const model = await startFakeModel({ api: 'anthropic', script });
-  const workDir = await mkdtemp(join(tmpdir(), 'coderline-claude-live-'));
-  cleanupAfterTest(() => model.close(), () => rm(workDir, { recursive: true, force: true }));
-  return { model, opts: { ...(await model.env('claude', requestTimeoutMs ? { requestTimeoutMs } : {})), workingDirectory: workDir }, workDir };
-}
-
-async function open(opts: OneShotOpts): Promise<LiveSession<'claude'>> {
-  const coder = createCoder(claudeAdapter);
-  const live = await coder.open(opts);
-  cleanupAfterTest(() => live.close(), () => coder.close());
-  return live;
-}
+const fake = (script: Script, requestTimeoutMs?: number) => fakeForLive('claude', script, requestTimeoutMs);
+const open = (opts: OneShotOpts) => openLive(claudeAdapter, opts);
 
 const bash = (command: string, id?: string) => ({ name: 'Bash', input: { command, description: 'run a command' }, ...(id ? { id } : {}) });
 const messagesOf = (request: RecordedRequest | undefined) => (request?.body as { messages: Array<{ role: string; content: unknown }> }).messages;
@@ -89,13 +76,7 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
     // The Bash tool refuses a plain long `sleep`; `timeout … tail -f` is a long command it runs.
     const { opts, workDir } = await fake([{ toolCalls: [bash(`touch ${marker} && timeout 47 tail -f ${marker}; touch after.txt`)] }, { text: 'Next.' }]);
     const live = await open({ ...opts, permissionPolicy: { allow: ['Bash'] } });
-    const turn = live.send('Run it.');
-    for await (const event of turn) {
-      if (event.type !== 'tool_use') continue;
-      expect(await markedProcessStarts(marker)).toBe(true);
-      await live.interrupt();
-    }
-    expect((await turn.result).status).toBe('cancelled');
+    expect((await interruptWhenToolRuns(live, live.send('Run it.'), marker)).status).toBe('cancelled');
     // claude runs each Bash command in a process group of its own: found by the test's marker.
     await waitFor(() => pidsWithMarker(marker).length === 0);
     expect(existsSync(join(workDir, 'after.txt'))).toBe(false);
@@ -114,17 +95,11 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
   });
 
   it('a live session can be resumed by a one-shot session, and a live process can continue a session', async () => {
-    const { model, opts } = await fake([{ text: 'Noted: quince.' }, { text: 'It was quince.' }, { text: 'Still quince.' }]);
-    const coder = createCoder(claudeAdapter, opts);
-    cleanupAfterTest(() => coder.close());
-    const live = await coder.open();
-    const first = await live.send('Remember quince.').result;
-    await live.close();
-    expect((await coder.resume(first.sessionId!).run('What was it?')).sessionId).toBe(first.sessionId);
+    const { model, opts } = await fake(resumeScript);
+    const { first, oneShot, reopened } = await resumeBothWays(claudeAdapter, opts);
+    expect(oneShot.sessionId).toBe(first.sessionId);
     expect(JSON.stringify(messagesOf(model.requests[1]))).toContain('Noted: quince.');
-    const again = await coder.open({}, { sessionId: first.sessionId! });
-    cleanupAfterTest(() => again.close());
-    expect(await again.send('And now?').result).toMatchObject({ status: 'success', sessionId: first.sessionId });
+    expect(reopened).toMatchObject({ status: 'success', text: 'Still quince.', sessionId: first.sessionId });
     expect(JSON.stringify(messagesOf(model.requests[2]))).toContain('It was quince.');
   });
 
@@ -305,7 +280,9 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
   });
 
   it('a CLI without a live mode, or canUseTool where the CLI has none, fails before anything spawns', async () => {
-    const coder = createCoder(codexAdapter, { executablePath: '/nonexistent/codex' });
+    // An adapter without a live mode and without canUseTool (every built-in CLI may gain them).
+    const capabilities = Object.fromEntries(Object.entries(codexAdapter.capabilities).filter(([feature]) => feature !== 'canUseTool'));
+    const coder = createCoder({ ...codexAdapter, capabilities, live: undefined }, { executablePath: '/nonexistent/codex' });
     cleanupAfterTest(() => coder.close());
     await expect(coder.open()).rejects.toBeInstanceOf(FeatureNotSupportedError);
     await expect(coder.open({ canUseTool: () => ({ behavior: 'allow' }) })).rejects.toMatchObject({ code: 'feature_not_supported', option: 'canUseTool' });

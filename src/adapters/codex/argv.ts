@@ -87,6 +87,31 @@ async function checkLatestExists(ctx: InvocationContext): Promise<void> {
   }
 }
 
+/**
+ * The `-c` flags both `codex exec` and `codex app-server` take: instructions, effort, network, search,
+ * the tool bridge, then the caller's own overrides last so they win over the adapter's.
+ */
+export async function sharedConfigArgs(ctx: InvocationContext): Promise<string[]> {
+  const { opts } = ctx;
+  const systemPromptFile = opts.systemPrompt === undefined ? undefined : await ctx.writeTempFile('instructions.md', opts.systemPrompt);
+  return [
+    ...configFlags({
+      model_reasoning_effort: opts.reasoningEffort ?? opts.codexReasoningEffort,
+      'sandbox_workspace_write.network_access': opts.codexNetworkAccess,
+      web_search: opts.codexSearch,
+      model_instructions_file: systemPromptFile,
+      developer_instructions: opts.appendSystemPrompt,
+    }),
+    ...(ctx.toolBridge ? configFlags(toolBridgeConfig(ctx.toolBridge)) : []),
+    ...configFlags(opts.codexConfig ?? {}),
+  ];
+}
+
+/** The bridge's secret travels in the environment, never in argv (visible in `ps`). */
+export function bridgeSecretEnv(ctx: InvocationContext): Record<string, string> | undefined {
+  return ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : undefined;
+}
+
 export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invocation> {
   const { opts } = ctx;
   if (ctx.session.kind === 'continue') await checkLatestExists(ctx);
@@ -98,27 +123,13 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
   if (opts.codexEphemeral) args.push('--ephemeral');
   if (opts.codexIgnoreUserConfig) args.push('--ignore-user-config');
   if (opts.codexIgnoreRules) args.push('--ignore-rules');
-
-  const systemPromptFile = opts.systemPrompt === undefined ? undefined : await ctx.writeTempFile('instructions.md', opts.systemPrompt);
-  args.push(
-    ...configFlags({
-      model_reasoning_effort: opts.reasoningEffort ?? opts.codexReasoningEffort,
-      'sandbox_workspace_write.network_access': opts.codexNetworkAccess,
-      web_search: opts.codexSearch,
-      model_instructions_file: systemPromptFile,
-      developer_instructions: opts.appendSystemPrompt,
-    }),
-  );
-  if (ctx.toolBridge) args.push(...configFlags(toolBridgeConfig(ctx.toolBridge)));
-  // The caller's own overrides come last so they win over the adapter's.
-  args.push(...configFlags(opts.codexConfig ?? {}));
+  args.push(...(await sharedConfigArgs(ctx)));
   args.push(...repeatedFlagJoined('--image', opts.codexImages));
   if (opts.outputSchema !== undefined && ctx.outputJsonSchema) {
     args.push('--output-schema', await ctx.writeTempFile('output-schema.json', JSON.stringify(ctx.outputJsonSchema)));
   }
   args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session));
-  // The bridge's secret travels in the environment, never in argv (visible in `ps`).
-  const env = ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : undefined;
+  const env = bridgeSecretEnv(ctx);
   return { args, stdin: ctx.prompt, ...(env ? { env } : {}) };
 }

@@ -33,7 +33,11 @@ export const codexCapabilities: CapabilityTable = {
   outputSchema: { level: 'native', how: '--output-schema <tempfile>; the SDK validates the final agent_message' },
   strictSchema: { level: 'native', how: '--output-schema (sent to the model API as json_schema strict:true)' },
   // `codex exec --json` prints whole items only: there are no deltas to stream.
-  streamPartialMessages: { level: 'best-effort', how: 'ignored: codex exec --json emits whole messages only' },
+  streamPartialMessages: { level: 'best-effort', how: 'ignored by codex exec --json (whole messages only); in a live session: item/agentMessage/delta and reasoning summary deltas' },
+  canUseTool: {
+    level: 'native',
+    how: 'live sessions only: the thread\'s approval policy is "untrusted", under which Codex asks the host about every command and file change (item/commandExecution/requestApproval, item/fileChange/requestApproval), answered accept or decline. No deny message reaches the model (it reads "rejected by user"); a changed input is refused (declined, with a non-fatal error event). Not asked: calls of the SDK\'s own `tools` (the bridge\'s approval mode is "approve"); other MCP servers follow their own approval config (not verified here)',
+  },
 };
 
 /**

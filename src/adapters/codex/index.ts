@@ -7,6 +7,7 @@ import { codexCapabilities, codexInsteadHints, codexOwnedFlags } from './capabil
 import { codexDocs } from './docs.js';
 import { explainCodexExit } from './exit.js';
 import { codexSessionStore } from './store.js';
+import { codexLive } from './live.js';
 import { createCodexTranslator } from './translate.js';
 import { codexVersions } from './versions.js';
 
@@ -64,4 +65,5 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   explainExit: explainCodexExit,
   createTranslator: createCodexTranslator,
   sessionStore: codexSessionStore,
+  live: codexLive,
 };

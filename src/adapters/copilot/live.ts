@@ -38,7 +38,10 @@ const permission: PermissionCodec = {
     };
   },
   answer: (decision) => ({ outcome: { outcome: 'selected', optionId: decision.behavior === 'allow' ? ALLOW_ONCE : REJECT_ONCE } }),
-  takesUpdatedInput: false,
+  refuses: (decision) =>
+    decision.behavior === 'allow' && decision.updatedInput
+      ? 'copilot cannot run a changed input (ACP answers with an option id only), so the tool use was denied'
+      : undefined,
 };
 
 function sessionIdOf(answer: unknown): string {
@@ -84,7 +87,7 @@ export const copilotLive: LiveSpec = {
     }
     return sessionIdOf(await ask({ method: 'session/new', params: { cwd, mcpServers: [] } }, 'session/new'));
   },
-  createTranslator: createCopilotAcpTranslator,
+  createSessionTranslator: createCopilotAcpTranslator,
   userMessage: (prompt, _steerId, sessionId) => ({ method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: prompt }] } }),
   userMessageIsRequest: true,
   answerRecord: acpAnswerRecord,
