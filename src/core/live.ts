@@ -74,7 +74,7 @@ export class LiveSession<P extends string = string> {
   private connection: LiveConnection | undefined;
   /** Records outside any turn (e.g. the echo of a model change) are translated here. */
   private readonly idleTranslator: Translator;
-  /** The live protocol's own translator, kept across turns (LiveSpec.createTranslator). */
+  /** The live protocol's own translator, kept across turns (LiveSpec.createSessionTranslator). */
   private readonly sessionTranslator: Translator | undefined;
 
   private constructor(
@@ -86,7 +86,8 @@ export class LiveSession<P extends string = string> {
     private readonly cleanup: () => Promise<void>,
   ) {
     this.sessionTranslator = spec.createSessionTranslator?.({ opts });
-    this.idleTranslator = this.sessionTranslator ?? this.newTranslator(opts);
+    // An instance of its own: records between turns must not change what the turns' translator has seen.
+    this.idleTranslator = spec.createSessionTranslator?.({ opts }) ?? this.newTranslator(opts);
     void channel.ended.then((end) => {
       this.end = end;
       this.turn?.finish(end);
