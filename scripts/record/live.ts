@@ -72,7 +72,8 @@ async function recordScenario(adapter: AdapterSpec<ProviderName>, scenario: Live
   const stateDir = await mkdtemp(join(tmpdir(), 'coderline-live-rec-state-'));
   const lines: RecordedLine[] = [];
   try {
-    const env = await model.env(adapter.name, { requestTimeoutMs: 120_000 });
+    // A long request timeout keeps the hung model hung until the interrupt (copilot has no such setting).
+    const env = await model.env(adapter.name, adapter.name === 'copilot' ? {} : { requestTimeoutMs: 120_000 });
     const opts: OneShotOpts = {
       ...env,
       ...(adapter.name === 'pi' ? { extraEnv: { ...env.extraEnv, PATH: pathWithNode22() } } : {}),

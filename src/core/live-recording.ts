@@ -7,7 +7,7 @@
 // dialect, everything else translated, a turn ended by its last record), so it is deterministic.
 import type { TranslatedEvent } from '../events.js';
 import type { LiveSpec, Translator } from './adapter.js';
-import { translateLine } from './translate-line.js';
+import { translateLine, translateRecord } from './translate-line.js';
 
 export type LineDirection = 'host' | 'cli';
 
@@ -42,16 +42,45 @@ export function parseRecording(text: string): LiveRecording {
   return { meta, lines: rest.map((line) => JSON.parse(line) as RecordedLine) };
 }
 
+/** The id of a request line the host wrote, when it has one. */
+function requestId(line: string): unknown {
+  try {
+    return (JSON.parse(line) as { id?: unknown }).id;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The events of each turn, from the CLI's lines of a recording: lines that answer the host or ask it
- * are routed away as the live channel does; the rest go through a new translator per turn.
+ * are routed away as the live channel does; the rest go through a new translator per turn. Where the
+ * answer to a user message is the turn's last record (`answerRecord`), the answers to the host lines
+ * that carried a turn's prompt are translated too.
  */
-export function replayLive(spec: Pick<LiveSpec, 'dialect' | 'endsTurn'>, newTranslator: () => Translator, provider: string, recording: LiveRecording): TranslatedEvent[][] {
+export function replayLive(
+  spec: Pick<LiveSpec, 'dialect' | 'endsTurn' | 'answerRecord'>,
+  newTranslator: () => Translator,
+  provider: string,
+  recording: LiveRecording,
+): TranslatedEvent[][] {
   const turns: TranslatedEvent[][] = [];
   let events: TranslatedEvent[] = [];
   let translator = newTranslator();
+  const prompts = recording.meta.turns.map((turn) => JSON.stringify(turn.prompt).slice(1, -1));
+  const promptRequests = new Set<unknown>();
+  const take = (translated: TranslatedEvent[], record: unknown) => {
+    events.push(...translated);
+    if (!spec.endsTurn(record)) return;
+    turns.push(events);
+    events = [];
+    translator = newTranslator();
+  };
   for (const { dir, line } of recording.lines) {
-    if (dir !== 'cli' || line.trim() === '') continue;
+    if (dir === 'host') {
+      if (spec.answerRecord && prompts.some((prompt) => line.includes(prompt))) promptRequests.add(requestId(line));
+      continue;
+    }
+    if (line.trim() === '') continue;
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -59,12 +88,16 @@ export function replayLive(spec: Pick<LiveSpec, 'dialect' | 'endsTurn'>, newTran
       events.push(...translateLine(translator, provider, line));
       continue;
     }
-    if (spec.dialect.response(message) || spec.dialect.incoming(message) || spec.dialect.cancelled?.(message) !== undefined) continue;
-    events.push(...translateLine(translator, provider, line));
-    if (!spec.endsTurn(message)) continue;
-    turns.push(events);
-    events = [];
-    translator = newTranslator();
+    const answer = spec.dialect.response(message);
+    if (answer) {
+      if (spec.answerRecord && answer.ok && promptRequests.has(answer.id)) {
+        const record = spec.answerRecord(answer.result);
+        take(translateRecord(translator, provider, record), record);
+      }
+      continue;
+    }
+    if (spec.dialect.incoming(message) || spec.dialect.cancelled?.(message) !== undefined) continue;
+    take(translateLine(translator, provider, line), message);
   }
   if (events.length > 0) turns.push(events);
   return turns;

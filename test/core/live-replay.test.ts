@@ -35,8 +35,11 @@ function recordings(): Recorded[] {
   return found;
 }
 
-const replay = ({ adapter, spec, recording }: Recorded) =>
-  replayLive(spec, () => (spec.createTranslator ?? adapter.createTranslator)({ opts: {} }), adapter.name, recording);
+/** A protocol whose translator spans the session (createSessionTranslator) keeps one for the whole replay. */
+function replay({ adapter, spec, recording }: Recorded) {
+  const shared = spec.createSessionTranslator?.({ opts: {} });
+  return replayLive(spec, () => shared ?? (spec.createTranslator ?? adapter.createTranslator)({ opts: {} }), adapter.name, recording);
+}
 
 function trackerOf(adapter: AdapterSpec, events: TranslatedEvent[]): RunTracker {
   const tracker = new RunTracker(adapter.usageIsCumulative);
