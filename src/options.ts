@@ -7,6 +7,7 @@ import { isStandardSchema, type StandardSchemaV1 } from './core/standard-schema.
 import type { CanUseTool } from './core/permission.js';
 import type { CoderStreamEvent } from './events.js';
 import { isTool, type Tool } from './tool.js';
+import { toolBridgeServerName } from './core/tool-names.js';
 
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
@@ -51,6 +52,19 @@ function defineSchemas() {
     deny: stringList.optional().describe('Tools the agent must not use'),
   });
 
+  const stringMap = z.record(z.string(), z.string());
+  /** An external MCP server: a program on stdio, or a streamable HTTP endpoint. */
+  const mcpServer = z.union([
+    z.strictObject({ command: z.string().min(1), args: stringList.optional(), env: stringMap.optional() }),
+    z.strictObject({ url: z.string().regex(/^https?:\/\//, 'an MCP server url must be http(s)'), headers: stringMap.optional() }),
+  ]);
+  const mcpServers = z.record(
+    z.string().regex(/^[A-Za-z0-9_-]+$/, 'MCP server names are letters, digits, _ and -').refine((name) => name !== toolBridgeServerName, {
+      message: `MCP server name "${toolBridgeServerName}" is taken by the custom-tools bridge`,
+    }),
+    mcpServer,
+  );
+
   const claudeAgent = z.strictObject({
     description: z.string(),
     prompt: z.string(),
@@ -88,6 +102,8 @@ function defineSchemas() {
     tools: z.array(z.custom<Tool>(isTool, { message: 'tools must be made by tool()' }))
       .refine((tools) => new Set(tools.map((t) => t.name)).size === tools.length, { message: 'tool names must be unique' })
       .optional().describe('Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
+    mcpServers: mcpServers.optional().describe('External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP), next to the custom-tools bridge. Their tools run without asking (a headless run cannot ask); permissionPolicy.deny still applies'),
+    strictMcpConfig: z.boolean().optional().describe("Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
     canUseTool: fn<CanUseTool>('canUseTool').optional().describe('Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
     // Claude
     permissionMode: z.enum(['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional().describe('Claude --permission-mode'),

@@ -4,6 +4,8 @@
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { repeatedFlagJoined } from '../../core/flags.js';
+import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
+import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 
@@ -64,6 +66,16 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
   }
 }
 
+/** `--mcp-config` JSON: the caller's servers and the run's tool bridge, or undefined when there are none. */
+function mcpConfig(opts: ResolvedOpts, bridge: ToolBridgeInfo | undefined): string | undefined {
+  const servers: Record<string, unknown> = {};
+  for (const [name, server] of mcpServerEntries(opts)) {
+    servers[name] = isStdioServer(server) ? { type: 'stdio', ...server } : { type: 'http', ...server };
+  }
+  if (bridge) servers[bridge.name] = { type: 'http', url: bridge.url, headers: bridge.headers };
+  return Object.keys(servers).length ? JSON.stringify({ mcpServers: servers }) : undefined;
+}
+
 function sessionArgs(session: SessionTarget): string[] {
   switch (session.kind) {
     case 'new':
@@ -90,9 +102,11 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   value('--permission-mode', permissionModeOf(opts));
   args.push(...repeatedFlagJoined('--add-dir', opts.addDirs));
   const bridge = ctx.toolBridge;
-  // The run's own tools are allowed: in -p mode an MCP tool that needs asking is refused.
+  // The run's own tools and the caller's servers (`mcp__<server>` allows all its tools) are allowed:
+  // in -p mode an MCP tool that needs asking is refused.
   const bridged = bridge ? bridge.toolNames.map((name) => `mcp__${bridge.name}__${name}`) : [];
-  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged];
+  const external = mcpServerEntries(opts).map(([name]) => `mcp__${name}`);
+  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged, ...external];
   args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
   args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
   if (opts.settingSources) args.push(`--setting-sources=${opts.settingSources.join(',')}`);
@@ -116,13 +130,11 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   }
   // canUseTool on a one-shot run: the CLI asks the bridge's permission tool.
   if (bridge?.permissionToolName) args.push(`--permission-prompt-tool=mcp__${bridge.name}__${bridge.permissionToolName}`);
-  if (bridge) {
-    // A file keeps the bridge's secret out of argv (and so out of `ps`).
-    const config = { mcpServers: { [bridge.name]: { type: 'http', url: bridge.url, headers: bridge.headers } } };
-    args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', JSON.stringify(config))}`);
-  }
-  // Only the run's own MCP servers: none from the user's or the project's config leak in.
-  if (opts.isolation === 'strict' || bridge) args.push('--strict-mcp-config');
+  const config = mcpConfig(opts, bridge);
+  // A file keeps the bridge's secret and the servers' env and headers out of argv (and so out of `ps`).
+  if (config) args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', config)}`);
+  // Only the run's own MCP servers, when asked: none from the user's or the project's config.
+  if (opts.isolation === 'strict' || opts.strictMcpConfig) args.push('--strict-mcp-config');
   args.push(...(opts.extraArgs ?? []));
 
   return { args, env, stdin: ctx.prompt };

@@ -2,6 +2,7 @@
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { repeatedFlag, repeatedFlagJoined } from '../../core/flags.js';
+import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts, TomlValue } from '../../options.js';
 import { codexHomeFor, hasThreadFor } from './threads.js';
@@ -47,6 +48,40 @@ function toolBridgeConfig(bridge: ToolBridgeInfo): Record<string, ConfigValue> {
     [`${server}.required`]: true,
     [`${server}.startup_timeout_sec`]: 60,
   };
+}
+
+/** The variable that carries header `index` of the caller's MCP server number `server` (values stay out of argv). */
+const headerVar = (server: number, index: number) => `CODERLINE_MCP_${server}_HEADER_${index}`;
+
+/**
+ * The caller's MCP servers as `-c mcp_servers.<name>.*`. Values that may be secrets stay out of argv:
+ * a stdio server's env reaches Codex's environment and is forwarded by name (`env_vars`), an HTTP
+ * server's headers travel in variables named by `env_http_headers`. `exec` cannot ask, so the
+ * servers' tools are approved; `required` makes a server that fails to start a failed run instead of
+ * a silent one without its tools.
+ */
+function mcpServerConfig(opts: ResolvedOpts): { config: Record<string, ConfigValue>; env: Record<string, string> } {
+  const config: Record<string, ConfigValue> = {};
+  const env: Record<string, string> = {};
+  mcpServerEntries(opts).forEach(([name, server], serverIndex) => {
+    const key = `mcp_servers.${name}`;
+    if (isStdioServer(server)) {
+      config[`${key}.command`] = server.command;
+      if (server.args) config[`${key}.args`] = server.args;
+      if (server.env) {
+        Object.assign(env, server.env);
+        config[`${key}.env_vars`] = Object.keys(server.env);
+      }
+    } else {
+      config[`${key}.url`] = server.url;
+      const headers = Object.entries(server.headers ?? {});
+      headers.forEach(([, value], index) => (env[headerVar(serverIndex, index)] = value));
+      if (headers.length) config[`${key}.env_http_headers`] = Object.fromEntries(headers.map(([header], index) => [header, headerVar(serverIndex, index)]));
+    }
+    config[`${key}.default_tools_approval_mode`] = 'approve';
+    config[`${key}.required`] = true;
+  });
+  return { config, env };
 }
 
 /** The sandbox flag: bypass beats everything, plan means read-only, and the default is workspace-write. */
@@ -109,6 +144,8 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
       developer_instructions: opts.appendSystemPrompt,
     }),
   );
+  const external = mcpServerConfig(opts);
+  args.push(...configFlags(external.config));
   if (ctx.toolBridge) args.push(...configFlags(toolBridgeConfig(ctx.toolBridge)));
   // The caller's own overrides come last so they win over the adapter's.
   args.push(...configFlags(opts.codexConfig ?? {}));
@@ -119,6 +156,6 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
   args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session));
   // The bridge's secret travels in the environment, never in argv (visible in `ps`).
-  const env = ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : undefined;
-  return { args, stdin: ctx.prompt, ...(env ? { env } : {}) };
+  const env = { ...external.env, ...(ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : {}) };
+  return { args, stdin: ctx.prompt, ...(Object.keys(env).length ? { env } : {}) };
 }

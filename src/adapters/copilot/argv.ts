@@ -1,7 +1,7 @@
 // Options → `copilot` command line. The prompt goes on stdin: with no `-p`, the CLI reads piped stdin
 // as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
+import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
 import { compareVersions } from '../../core/version.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
@@ -55,12 +55,26 @@ function sessionArgs(session: SessionTarget, opts: ResolvedOpts): string[] {
   }
 }
 
-/** The run's tool bridge as an HTTP MCP server, from a temp file (the secret stays out of argv). */
-async function toolBridgeArgs(bridge: ToolBridgeInfo, ctx: InvocationContext): Promise<string[]> {
-  const config = { mcpServers: { [bridge.name]: { type: 'http', url: bridge.url, headers: bridge.headers, tools: ['*'] } } };
-  const file = await ctx.writeTempFile('copilot-tool-bridge.json', JSON.stringify(config));
-  // Prompt mode cannot ask for approval: the run's own tools are allowed by name.
-  return ['--additional-mcp-config', `@${file}`, ...repeated('--allow-tool', bridge.toolNames.map((name) => `${bridge.name}(${name})`))];
+/**
+ * The caller's MCP servers and the run's tool bridge, from one temp file (secrets, env and headers stay
+ * out of argv). Prompt mode cannot ask for approval: the bridge's tools are allowed by name, the
+ * caller's servers whole (`--allow-tool=<server>`).
+ */
+async function mcpServerArgs(ctx: InvocationContext): Promise<string[]> {
+  const servers: Record<string, unknown> = {};
+  const allowed: string[] = [];
+  for (const [name, server] of mcpServerEntries(ctx.opts)) {
+    servers[name] = isStdioServer(server) ? { type: 'local', args: [], ...server, tools: ['*'] } : { type: 'http', ...server, tools: ['*'] };
+    allowed.push(name);
+  }
+  const bridge = ctx.toolBridge;
+  if (bridge) {
+    servers[bridge.name] = { type: 'http', url: bridge.url, headers: bridge.headers, tools: ['*'] };
+    allowed.push(...bridge.toolNames.map((name) => `${bridge.name}(${name})`));
+  }
+  if (!allowed.length) return [];
+  const file = await ctx.writeTempFile('copilot-tool-bridge.json', JSON.stringify({ mcpServers: servers }));
+  return ['--additional-mcp-config', `@${file}`, ...repeated('--allow-tool', allowed)];
 }
 
 async function mcpConfigArg(ctx: InvocationContext): Promise<string[]> {
@@ -110,7 +124,7 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   args.push(...repeated('--available-tools', opts.copilotAvailableTools));
   args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
   args.push(...(await mcpConfigArg(ctx)));
-  if (ctx.toolBridge) args.push(...(await toolBridgeArgs(ctx.toolBridge, ctx)));
+  args.push(...(await mcpServerArgs(ctx)));
   args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session, opts));
 
