@@ -66,11 +66,29 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
   }
 }
 
+/** The variable whose reference stands for `$` in the MCP config; set to `$` too, so the text is `$` either way. */
+export const dollarVar = 'CODERLINE_DOLLAR';
+
+/**
+ * Claude expands `${NAME}` and `${NAME:-default}` in the MCP config (2.1.332, one pass): each `${` of
+ * the caller's text becomes a reference that expands to `$`, so the value arrives as given.
+ */
+export function claudeLiteral(value: string): string {
+  return value.replaceAll('${', `\${${dollarVar}:-$}{`);
+}
+
+function literalStrings(value: unknown): unknown {
+  if (typeof value === 'string') return claudeLiteral(value);
+  if (Array.isArray(value)) return value.map(literalStrings);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, literalStrings(item)]));
+  return value;
+}
+
 /** `--mcp-config` JSON: the caller's servers and the run's tool bridge, or undefined when there are none. */
 function mcpConfig(opts: ResolvedOpts, bridge: ToolBridgeInfo | undefined): string | undefined {
   const servers: Record<string, unknown> = {};
   for (const [name, server] of mcpServerEntries(opts)) {
-    servers[name] = isStdioServer(server) ? { type: 'stdio', ...server } : { type: 'http', ...server };
+    servers[name] = { type: isStdioServer(server) ? 'stdio' : 'http', ...(literalStrings(server) as object) };
   }
   if (bridge) servers[bridge.name] = { type: 'http', url: bridge.url, headers: bridge.headers };
   return Object.keys(servers).length ? JSON.stringify({ mcpServers: servers }) : undefined;
@@ -123,6 +141,8 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   value('--session-id', opts.sessionId);
   args.push(...sessionArgs(ctx.session));
 
+  const config = mcpConfig(opts, bridge);
+  if (config?.includes(`\${${dollarVar}:-$}`)) env[dollarVar] = '$';
   if (opts.isolation === 'strict') {
     // A config dir of the coder's own: parallel coders do not race on one .claude.json, user
     // settings and MCP servers stay out, and resume finds the transcripts again.
@@ -130,7 +150,6 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   }
   // canUseTool on a one-shot run: the CLI asks the bridge's permission tool.
   if (bridge?.permissionToolName) args.push(`--permission-prompt-tool=mcp__${bridge.name}__${bridge.permissionToolName}`);
-  const config = mcpConfig(opts, bridge);
   // A file keeps the bridge's secret and the servers' env and headers out of argv (and so out of `ps`).
   if (config) args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', config)}`);
   // Only the run's own MCP servers, when asked: none from the user's or the project's config.
