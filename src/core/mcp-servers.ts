@@ -15,3 +15,22 @@ export function isStdioServer(server: McpServerConfig): server is StdioMcpServer
 export function mcpServerEntries(opts: Pick<SharedStartOpts, 'mcpServers'>): Array<[string, McpServerConfig]> {
   return Object.entries(opts.mcpServers ?? {});
 }
+
+/**
+ * The environment variable that carries value `index` of a server's env or headers, for CLIs that read
+ * such values from their own environment: the values stay out of argv and config files.
+ */
+export function mcpValueVar(serverIndex: number, kind: 'env' | 'header', index: number): string {
+  return `CODERLINE_MCP_${serverIndex}_${kind.toUpperCase()}_${index}`;
+}
+
+/** `values` with each value replaced by a reference `${VAR}`, and the variables to set. */
+export function valuesByReference(values: Record<string, string> | undefined, name: (index: number) => string): { refs: Record<string, string>; env: Record<string, string> } {
+  const refs: Record<string, string> = {};
+  const env: Record<string, string> = {};
+  Object.entries(values ?? {}).forEach(([key, value], index) => {
+    refs[key] = `\${${name(index)}}`;
+    env[name(index)] = value;
+  });
+  return { refs, env };
+}

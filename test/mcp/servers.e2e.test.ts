@@ -14,6 +14,7 @@ import type { ProviderName } from '../../src/events.js';
 import { startHttpFixture } from '../fixtures/mcp-server.mjs';
 import { codexToolSearch, ticketTool } from '../tools/support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { withPinnedRuntime } from '../support/pinned-clis.js';
 
 const fixtureProgram = fileURLToPath(new URL('../fixtures/mcp-server.mjs', import.meta.url));
 
@@ -29,7 +30,7 @@ async function setup(cli: ProviderName, steps: Step[]) {
   const model = await startFakeModel({ api: fakeApiOf[cli], script: [...steps, { text: 'Done.' }] });
   const dir = await mkdtemp(join(tmpdir(), `coderline-mcp-${cli}-`));
   cleanupAfterTest(() => model.close(), () => rm(dir, { recursive: true, force: true }));
-  const opts: OneShotOpts = { ...(await model.env(cli)), workingDirectory: dir };
+  const opts: OneShotOpts = { ...withPinnedRuntime(cli, await model.env(cli)), workingDirectory: dir };
   return { model, dir, opts, markerFile: join(dir, 'marker.jsonl') };
 }
 
@@ -42,6 +43,7 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('mcpServers with %s
       ...opts,
       mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram], env: { FIXTURE_MARKER_FILE: markerFile, FIXTURE_SECRET: '${HOME} $x !cmd' } } },
     });
+    if (result.status !== 'success') console.log('DEBUG', JSON.stringify(result).slice(0, 3000));
     expect(result).toMatchObject({ status: 'success', text: 'Done.' });
     // The env value arrives as given: no CLI expanded `${HOME}` or ran `!cmd`.
     expect(markers(markerFile)).toEqual([{ text: 'hello-stdio', secret: '${HOME} $x !cmd' }]);

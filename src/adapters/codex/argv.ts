@@ -2,7 +2,7 @@
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { repeatedFlag, repeatedFlagJoined } from '../../core/flags.js';
-import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
+import { isStdioServer, mcpServerEntries, mcpValueVar } from '../../core/mcp-servers.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts, TomlValue } from '../../options.js';
 import { codexHomeFor, hasThreadFor } from './threads.js';
@@ -50,9 +50,6 @@ function toolBridgeConfig(bridge: ToolBridgeInfo): Record<string, ConfigValue> {
   };
 }
 
-/** The variable that carries header `index` of the caller's MCP server number `server` (values stay out of argv). */
-const headerVar = (server: number, index: number) => `CODERLINE_MCP_${server}_HEADER_${index}`;
-
 /**
  * The caller's MCP servers as `-c mcp_servers.<name>.*`. Values that may be secrets stay out of argv:
  * a stdio server's env reaches Codex's environment and is forwarded by name (`env_vars`), an HTTP
@@ -75,8 +72,8 @@ function mcpServerConfig(opts: ResolvedOpts): { config: Record<string, ConfigVal
     } else {
       config[`${key}.url`] = server.url;
       const headers = Object.entries(server.headers ?? {});
-      headers.forEach(([, value], index) => (env[headerVar(serverIndex, index)] = value));
-      if (headers.length) config[`${key}.env_http_headers`] = Object.fromEntries(headers.map(([header], index) => [header, headerVar(serverIndex, index)]));
+      headers.forEach(([, value], index) => (env[mcpValueVar(serverIndex, 'header', index)] = value));
+      if (headers.length) config[`${key}.env_http_headers`] = Object.fromEntries(headers.map(([header], index) => [header, mcpValueVar(serverIndex, 'header', index)]));
     }
     config[`${key}.default_tools_approval_mode`] = 'approve';
     config[`${key}.required`] = true;

@@ -1,7 +1,7 @@
 // Options → `copilot` command line. The prompt goes on stdin: with no `-p`, the CLI reads piped stdin
 // as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
+import { isStdioServer, mcpServerEntries, mcpValueVar, valuesByReference, type McpServerConfig } from '../../core/mcp-servers.js';
 import { compareVersions } from '../../core/version.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
@@ -56,17 +56,33 @@ function sessionArgs(session: SessionTarget, opts: ResolvedOpts): string[] {
 }
 
 /**
- * The caller's MCP servers and the run's tool bridge, from one temp file (secrets, env and headers stay
+ * A caller's server in Copilot's MCP config. Copilot expands `${NAME}` in env and header values from
+ * its own environment (1.0.102: `${HOME}` arrived as the home dir): each value travels in a variable
+ * of its own and the config names it, so the value arrives as given and stays out of the file.
+ */
+function copilotServer(server: McpServerConfig, serverIndex: number, env: Record<string, string>): Record<string, unknown> {
+  if (isStdioServer(server)) {
+    const values = valuesByReference(server.env, (index) => mcpValueVar(serverIndex, 'env', index));
+    Object.assign(env, values.env);
+    return { type: 'local', command: server.command, args: server.args ?? [], env: values.refs, tools: ['*'] };
+  }
+  const values = valuesByReference(server.headers, (index) => mcpValueVar(serverIndex, 'header', index));
+  Object.assign(env, values.env);
+  return { type: 'http', url: server.url, headers: values.refs, tools: ['*'] };
+}
+
+/**
+ * The caller's MCP servers and the run's tool bridge, from one temp file (the bridge's secret stays
  * out of argv). Prompt mode cannot ask for approval: the bridge's tools are allowed by name, the
  * caller's servers whole (`--allow-tool=<server>`).
  */
-async function mcpServerArgs(ctx: InvocationContext): Promise<string[]> {
+async function mcpServerArgs(ctx: InvocationContext, env: Record<string, string>): Promise<string[]> {
   const servers: Record<string, unknown> = {};
   const allowed: string[] = [];
-  for (const [name, server] of mcpServerEntries(ctx.opts)) {
-    servers[name] = isStdioServer(server) ? { type: 'local', args: [], ...server, tools: ['*'] } : { type: 'http', ...server, tools: ['*'] };
+  mcpServerEntries(ctx.opts).forEach(([name, server], index) => {
+    servers[name] = copilotServer(server, index, env);
     allowed.push(name);
-  }
+  });
   const bridge = ctx.toolBridge;
   if (bridge) {
     servers[bridge.name] = { type: 'http', url: bridge.url, headers: bridge.headers, tools: ['*'] };
@@ -124,12 +140,13 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   args.push(...repeated('--available-tools', opts.copilotAvailableTools));
   args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
   args.push(...(await mcpConfigArg(ctx)));
-  args.push(...(await mcpServerArgs(ctx)));
+  const serverEnv: Record<string, string> = {};
+  args.push(...(await mcpServerArgs(ctx, serverEnv)));
   args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session, opts));
 
   // Never update the CLI in the middle of SDK runs; callers can override through extraEnv.
-  const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false' };
+  const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false', ...serverEnv };
   // Strict isolation: config, sessions and MCP servers live in a dir of this coder only.
   if (opts.isolation === 'strict') env.COPILOT_HOME = await ctx.coderStateDir();
 
