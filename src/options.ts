@@ -58,12 +58,12 @@ function defineSchemas() {
     z.strictObject({ command: z.string().min(1), args: stringList.optional(), env: stringMap.optional() }),
     z.strictObject({ url: z.string().regex(/^https?:\/\//, 'an MCP server url must be http(s)'), headers: stringMap.optional() }),
   ]);
-  const mcpServers = z.record(
-    z.string().regex(/^[A-Za-z0-9_-]+$/, 'MCP server names are letters, digits, _ and -').refine((name) => name !== toolBridgeServerName, {
-      message: `MCP server name "${toolBridgeServerName}" is taken by the custom-tools bridge`,
-    }),
-    mcpServer,
-  );
+  const mcpServers = z.record(z.string(), mcpServer).superRefine((servers, ctx) => {
+    for (const name of Object.keys(servers)) {
+      if (!/^[A-Za-z0-9_-]+$/.test(name)) ctx.addIssue({ code: 'custom', message: `MCP server name "${name}": use letters, digits, _ and -` });
+      if (name === toolBridgeServerName) ctx.addIssue({ code: 'custom', message: `MCP server name "${name}" is taken by the custom-tools bridge` });
+    }
+  });
 
   const claudeAgent = z.strictObject({
     description: z.string(),

@@ -43,7 +43,6 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('mcpServers with %s
       ...opts,
       mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram], env: { FIXTURE_MARKER_FILE: markerFile, FIXTURE_SECRET: '${HOME} $x !cmd' } } },
     });
-    if (result.status !== 'success') console.log('DEBUG', JSON.stringify(result).slice(0, 3000));
     expect(result).toMatchObject({ status: 'success', text: 'Done.' });
     // The env value arrives as given: no CLI expanded `${HOME}` or ran `!cmd`.
     expect(markers(markerFile)).toEqual([{ text: 'hello-stdio', secret: '${HOME} $x !cmd' }]);
