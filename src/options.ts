@@ -102,7 +102,7 @@ function defineSchemas() {
     tools: z.array(z.custom<Tool>(isTool, { message: 'tools must be made by tool()' }))
       .refine((tools) => new Set(tools.map((t) => t.name)).size === tools.length, { message: 'tool names must be unique' })
       .optional().describe('Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
-    mcpServers: mcpServers.optional().describe('External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP), next to the custom-tools bridge. Their tools run without asking (a headless run cannot ask); permissionPolicy.deny still applies'),
+    mcpServers: mcpServers.optional().describe('External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP), next to the custom-tools bridge. Their tools run without asking (a headless run cannot ask)'),
     strictMcpConfig: z.boolean().optional().describe("Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
     canUseTool: fn<CanUseTool>('canUseTool').optional().describe('Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
     // Claude
@@ -125,7 +125,7 @@ function defineSchemas() {
     codexIgnoreRules: z.boolean().optional().describe('Codex --ignore-rules'),
     codexDangerouslyBypassApprovalsAndSandbox: z.boolean().optional().describe('Codex --dangerously-bypass-approvals-and-sandbox'),
     codexConfig: z.record(z.string(), tomlValue).optional().describe('Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
-    codexImages: stringList.optional().describe('Codex --image=FILE, one per image'),
+    codexImages: stringList.optional().describe('Legacy alias of images for Codex (--image=FILE, one per image)'),
     // Copilot
     copilotMode: z.enum(['interactive', 'plan', 'autopilot']).optional().describe('Copilot --mode'),
     copilotAgent: z.string().optional().describe('Copilot --agent'),
@@ -151,6 +151,7 @@ function defineSchemas() {
     strictSchema: z.boolean().optional().describe('Require the CLI to enforce outputSchema natively'),
     streamPartialMessages: z.boolean().optional().describe('Stream text and reasoning deltas as they arrive'),
     maxTurns: z.number().int().positive().optional().describe('Stop after this many model turns'),
+    images: stringList.optional().describe('Image files (PNG, JPEG, GIF, WebP; relative paths from workingDirectory) attached to the prompt: the model sees them'),
   };
 
   const coreRunFields = {

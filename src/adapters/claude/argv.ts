@@ -4,6 +4,7 @@
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { repeatedFlagJoined } from '../../core/flags.js';
+import { readImages } from '../../core/images.js';
 import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
@@ -94,6 +95,16 @@ function mcpConfig(opts: ResolvedOpts, bridge: ToolBridgeInfo | undefined): stri
   return Object.keys(servers).length ? JSON.stringify({ mcpServers: servers }) : undefined;
 }
 
+/**
+ * The prompt with images: one stream-json user message whose content is the images (base64 blocks)
+ * and then the text; the CLI answers it and exits at the end of stdin.
+ */
+async function promptWithImages(ctx: InvocationContext, images: readonly string[]): Promise<string> {
+  const blocks = (await readImages(images, ctx.cwd, 'claude')).map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.base64 } }));
+  const content = [...blocks, { type: 'text', text: ctx.prompt }];
+  return `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
+}
+
 function sessionArgs(session: SessionTarget): string[] {
   switch (session.kind) {
     case 'new':
@@ -154,7 +165,9 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   if (config) args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', config)}`);
   // Only the run's own MCP servers, when asked: none from the user's or the project's config.
   if (opts.isolation === 'strict' || opts.strictMcpConfig) args.push('--strict-mcp-config');
+  const images = opts.images?.length ? opts.images : undefined;
+  if (images) args.push('--input-format=stream-json');
   args.push(...(opts.extraArgs ?? []));
 
-  return { args, env, stdin: ctx.prompt };
+  return { args, env, stdin: images ? await promptWithImages(ctx, images) : ctx.prompt };
 }

@@ -35,6 +35,7 @@ export const claudeCapabilities: CapabilityTable = {
   strictSchema: native('--json-schema'),
   streamPartialMessages: native('--include-partial-messages'),
   maxTurns: native('--max-turns'),
+  images: native('--input-format=stream-json: the prompt goes as one user message, base64 image blocks first, then the text (PNG, JPEG, GIF, WebP by extension; read before the run starts)'),
 };
 
 export const claudeInsteadHints: Partial<Record<FeatureName, string>> = {

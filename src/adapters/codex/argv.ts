@@ -146,7 +146,8 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
   if (ctx.toolBridge) args.push(...configFlags(toolBridgeConfig(ctx.toolBridge)));
   // The caller's own overrides come last so they win over the adapter's.
   args.push(...configFlags(opts.codexConfig ?? {}));
-  args.push(...repeatedFlagJoined('--image', opts.codexImages));
+  // codexImages is the legacy spelling of images: both are attached.
+  args.push(...repeatedFlagJoined('--image', [...(opts.codexImages ?? []), ...(opts.images ?? [])]));
   if (opts.outputSchema !== undefined && ctx.outputJsonSchema) {
     args.push('--output-schema', await ctx.writeTempFile('output-schema.json', JSON.stringify(ctx.outputJsonSchema)));
   }

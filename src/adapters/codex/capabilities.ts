@@ -29,6 +29,7 @@ export const codexCapabilities: CapabilityTable = {
   extraArgs: { level: 'native', how: 'added before the session arguments (`-`, `resume <id> -`); flags the adapter sets itself are refused' },
   // `--image FILE` takes several values and would swallow the `-` that reads the prompt from stdin.
   codexImages: { level: 'native', how: '--image=<file>, once per image' },
+  images: { level: 'native', how: '--image=<file>, once per image (codexImages is the legacy spelling; both are attached). A file Codex cannot read becomes a note in the prompt, not an error' },
   // Codex sends the schema as a strict json_schema response format but does not check the answer;
   // the core parses the final agent_message and validates it.
   outputSchema: { level: 'native', how: '--output-schema <tempfile>; the SDK validates the final agent_message' },

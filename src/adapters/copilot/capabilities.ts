@@ -39,6 +39,7 @@ export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
   appendSystemPrompt: 'Copilot has no flag for this; put instructions in the prompt or in AGENTS.md / .github/copilot-instructions.md.',
   permissionMode: 'permissionMode is Claude-only; use permissionPolicy.mode or copilotMode.',
   maxBudgetUsd: 'Copilot reports premium requests, not dollars; there is no budget flag.',
+  images: 'Copilot 1.0.102 prompt mode has no image flag and reads the prompt as plain text; save the image in the working directory and name its path in the prompt.',
   strictMcpConfig: "Copilot has no flag that drops the configured MCP servers; isolation: 'strict' gives it a private COPILOT_HOME, so the user's MCP config stays out.",
 };
 

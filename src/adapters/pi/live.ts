@@ -85,6 +85,7 @@ export const piLive: LiveSpec = {
   },
   minVersion: '1.6.0',
   launchOnly: [],
+  notLive: ['images'],
   notLive: ['outputSchema'],
   dialect: rpcDialect,
   async buildInvocation(ctx) {
