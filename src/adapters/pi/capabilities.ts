@@ -54,7 +54,7 @@ export const piCapabilities: CapabilityTable = {
   canUseTool: { level: 'native', how: 'live sessions only: an extension the SDK installs (-e) asks the host for each tool call through an input dialog; changed input and a deny message reach pi. Every tool call goes through it; tools given as `tools` too' },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   streamPartialMessages: { level: 'native', how: 'message_update text/thinking deltas (pi always streams; dropped unless asked)' },
-  images: { level: 'native', how: '@<file> arguments: pi attaches them to the first message (images by content type) next to the prompt from stdin' },
+  images: { level: 'native', how: '@<file> arguments: pi attaches them to the first message (images by content type) next to the prompt from stdin; the model must declare input ["text", "image"] in models.json, or pi leaves the image out' },
 };
 
 /** What to use instead, shown in FeatureNotSupportedError. */
