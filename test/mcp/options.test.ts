@@ -1,12 +1,12 @@
 // mcpServers and strictMcpConfig: how each adapter spells them for its CLI (what servers.e2e.test.ts runs
 // on the binaries), where secrets go, and the errors a caller gets before anything runs.
 import { describe, expect, it } from 'vitest';
-import type { AdapterSpec, InvocationContext } from '../../src/core/adapter.js';
 import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
 import { checkSupport, parseOptions } from '../../src/core/validate.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.js';
 import { optionSchemas, type ResolvedOpts } from '../../src/options.js';
 import { builtInAdapters } from '../../src/registry.js';
+import { invocationOf } from '../support/invocation.js';
 
 const bridge: ToolBridgeInfo = {
   name: 'coderline',
@@ -20,24 +20,6 @@ const servers: ResolvedOpts['mcpServers'] = {
   files: { command: 'node', args: ['server.mjs'], env: { API_KEY: 'stdio-secret' } },
   web: { url: 'https://mcp.example.test/mcp', headers: { Authorization: 'Bearer http-secret' } },
 };
-
-async function invocationOf(adapter: AdapterSpec, opts: ResolvedOpts, toolBridge?: ToolBridgeInfo) {
-  const files: Record<string, string> = {};
-  const ctx: InvocationContext = {
-    prompt: 'p',
-    opts,
-    session: { kind: 'new' },
-    cwd: '/work',
-    writeTempFile: async (name, content) => {
-      files[name] = content;
-      return `/tmp/run/${name}`;
-    },
-    coderStateDir: async () => '/tmp/state',
-    outputJsonSchema: undefined,
-    ...(toolBridge ? { toolBridge } : {}),
-  };
-  return { ...(await adapter.buildInvocation(ctx)), files };
-}
 
 const secrets = ['stdio-secret', 'http-secret', 'bridge-secret'];
 
