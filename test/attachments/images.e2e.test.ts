@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtInAdapters } from '../../src/registry.js';
-import { FeatureNotSupportedError, InvalidOptionsError, run, type OneShotOpts } from '../../src/index.js';
+import { createCoder, FeatureNotSupportedError, InvalidOptionsError, run, type OneShotOpts } from '../../src/index.js';
 import { startFakeModel, fakeApiOf } from '../../src/testing/index.js';
 import type { ProviderName } from '../../src/events.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
@@ -46,5 +46,12 @@ describe('images where they cannot go', () => {
     await expect(run(builtInAdapters.claude, 'Look', { ...opts, images: ['notes.txt'] })).rejects.toBeInstanceOf(InvalidOptionsError);
     await expect(run(builtInAdapters.claude, 'Look', { ...opts, images: ['missing.png'] })).rejects.toThrow(/cannot read "missing.png"/);
     expect(model.requests).toHaveLength(0);
+  });
+
+  it.each(['claude', 'pi'] as const)('a live session on %s refuses images at open(), before anything spawns', async (cli) => {
+    const { opts } = await setup(cli);
+    const coder = createCoder(builtInAdapters[cli], opts);
+    cleanupAfterTest(() => coder.close());
+    await expect(coder.open({ images: ['dot.png'] })).rejects.toMatchObject({ code: 'feature_not_supported', option: 'images' });
   });
 });
