@@ -6,6 +6,7 @@ import { checkSupport, parseOptions } from '../../src/core/validate.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.js';
 import { optionSchemas, type ResolvedOpts } from '../../src/options.js';
 import { builtInAdapters } from '../../src/registry.js';
+import { optionsFromFlags } from '../../src/cli/flags.js';
 import { invocationOf } from '../support/invocation.js';
 
 const bridge: ToolBridgeInfo = {
@@ -102,5 +103,19 @@ describe('errors before anything runs', () => {
     expect(() => checkSupport(builtInAdapters[cli], { strictMcpConfig: true }, { kind: 'new' })).toThrow(FeatureNotSupportedError);
     expect(() => checkSupport(builtInAdapters[cli], { strictMcpConfig: false }, { kind: 'new' })).not.toThrow();
     expect(() => checkSupport(builtInAdapters[cli], { mcpServers: servers }, { kind: 'new' })).not.toThrow();
+  });
+});
+
+describe('from the command line', () => {
+  it('--mcp-servers takes NAME=<JSON table>, repeatable; --strict-mcp-config and --images map to their options', () => {
+    expect(optionsFromFlags({
+      'mcp-servers': ['files={"command":"node","args":["server.mjs"]}', 'web={"url":"https://mcp.example.test/mcp"}'],
+      'strict-mcp-config': true,
+      images: 'a.png,b.png',
+    })).toEqual({
+      mcpServers: { files: { command: 'node', args: ['server.mjs'] }, web: { url: 'https://mcp.example.test/mcp' } },
+      strictMcpConfig: true,
+      images: ['a.png', 'b.png'],
+    });
   });
 });
