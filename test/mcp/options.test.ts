@@ -7,6 +7,7 @@ import { FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.
 import { optionSchemas, type ResolvedOpts } from '../../src/options.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { optionsFromFlags } from '../../src/cli/flags.js';
+import { shareableOptions } from '../../src/cli/recording.js';
 import { invocationOf } from '../support/invocation.js';
 
 const bridge: ToolBridgeInfo = {
@@ -117,5 +118,9 @@ describe('from the command line', () => {
       strictMcpConfig: true,
       images: ['a.png', 'b.png'],
     });
+  });
+
+  it('a recording leaves mcpServers out (their env and headers hold secrets)', () => {
+    expect(shareableOptions({ mcpServers: servers, strictMcpConfig: true, model: 'm' })).toEqual({ strictMcpConfig: true, model: 'm' });
   });
 });
