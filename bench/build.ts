@@ -20,7 +20,7 @@ export const baselineEntry = `${outDir}baseline/index.js`;
 export const baselineRetention = `${outDir}baseline/retention.mjs`;
 
 /** The bench programs that run in processes of their own. */
-export const programs = ['consume', 'latency', 'pool', 'translate', 'retention'] as const;
+export const programs = ['consume', 'latency', 'live', 'pool', 'translate', 'retention'] as const;
 export const programPath = (name: (typeof programs)[number]) => `${outDir}${name}.mjs`;
 
 /**

@@ -12,6 +12,8 @@
 //   BENCH_MODE          replay (default) | stall (head lines, then silence) | hang (head lines, a
 //                       grandchild in the process group, then silence)
 //   BENCH_IGNORE_SIGNALS=1  ignore SIGINT/SIGTERM/SIGHUP (only SIGKILL stops it)
+//   BENCH_LIVE=1        with `--input-format stream-json`: a live session, the recorded turn replayed
+//                       for each user line until stdin ends (without it: one turn, as a one-shot SDK)
 // The middle of the turn repeats with fresh ids; its first lines (init) and last line (the terminal
 // record) come once, so the stream stays one turn however long it is.
 import { spawn } from 'node:child_process';
@@ -158,27 +160,52 @@ async function silence() {
 
 /**
  * The Claude agent SDK talks stream-json on stdin: it sends an `initialize` control request and waits
- * for the answer, then the user message. Answer it, and start on the user message.
+ * for the answer, then the user message. Control requests are answered as they come; `nextUserMessage`
+ * resolves at the next user line (true), or when stdin ends (false). The first turn is replayed either way.
  */
-function awaitUserMessage() {
-  return new Promise((resolve) => {
-    const input = createInterface({ input: process.stdin });
-    input.on('line', (line) => {
-      const message = JSON.parse(line);
-      if (message.type === 'control_request') {
-        const response = { subtype: 'success', request_id: message.request_id, response: {} };
-        process.stdout.write(`${JSON.stringify({ type: 'control_response', response })}\n`);
-      } else if (message.type === 'user') {
-        resolve();
-      }
-    });
-    input.on('close', resolve);
+function streamJsonInput() {
+  const waiting = [];
+  let pending = 0;
+  let ended = false;
+  const input = createInterface({ input: process.stdin });
+  input.on('line', (line) => {
+    const message = JSON.parse(line);
+    if (message.type === 'control_request') {
+      const response = { subtype: 'success', request_id: message.request_id, response: {} };
+      process.stdout.write(`${JSON.stringify({ type: 'control_response', response })}\n`);
+    } else if (message.type === 'user') {
+      if (waiting.length > 0) waiting.shift()(true);
+      else pending += 1;
+    }
   });
+  input.on('close', () => {
+    ended = true;
+    for (const resolve of waiting.splice(0)) resolve(false);
+  });
+  return {
+    nextUserMessage: () => {
+      if (pending > 0) {
+        pending -= 1;
+        return Promise.resolve(true);
+      }
+      if (ended) return Promise.resolve(false);
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+  };
 }
 
-const streamJsonInput = process.argv.some((arg, i) => arg === '--input-format=stream-json' || (arg === '--input-format' && process.argv[i + 1] === 'stream-json'));
-if (streamJsonInput) await awaitUserMessage();
-const mode = process.env.BENCH_MODE ?? 'replay';
-if (mode === 'replay') await Promise.all([replay(), floodStderr(Number(process.env.BENCH_STDERR_BYTES ?? 0))]);
-else await silence();
+async function turn() {
+  const mode = process.env.BENCH_MODE ?? 'replay';
+  if (mode === 'replay') await Promise.all([replay(), floodStderr(Number(process.env.BENCH_STDERR_BYTES ?? 0))]);
+  else await silence();
+}
+
+const inputIsStreamJson = process.argv.some((arg, i) => arg === '--input-format=stream-json' || (arg === '--input-format' && process.argv[i + 1] === 'stream-json'));
+if (!inputIsStreamJson) await turn();
+else {
+  const input = streamJsonInput();
+  await input.nextUserMessage();
+  await turn();
+  if (process.env.BENCH_LIVE === '1') while (await input.nextUserMessage()) await turn();
+}
 process.stdin.destroy();

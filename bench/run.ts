@@ -7,18 +7,21 @@
 //   cold        a 10-line turn as the first run of a fresh process: no warm-up, imports apart
 //   import      cold import() in a fresh process: coderline vs. the vendor SDKs
 //   latency     spawn → first event, abort → group gone, stall precision
+//   live        per-turn latency of a 10-turn conversation: one live process vs a new process per turn
+//               (resume), with the real claude against the fake Anthropic server and with the fake CLI
 //   pool        100 runs at concurrency 1/2/4/8, and what they leave behind
 //   translate   translation alone, per adapter, vs. split + JSON.parse of the same bytes
 //   retention   heap a translator holds as a 1M-line run goes on (flat = nothing kept per record)
 //   splitter    the line splitter vs. ndjson and readline (bench/line-splitter.ts)
 // BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds. BENCH_BASELINE=<git rev>
-// adds coderline as of that commit to the throughput and memory races: before/after side by side.
+// adds coderline as of that commit to the throughput, memory, cold and import sections: before/after side by side.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { baselineEntry, baselineRetention, benchDir, buildBaseline, buildBench, coderlineEntry, fakeCli, outDir, programPath, rootDir } from './build.js';
 import type { LatencyReport } from './latency.js';
+import type { LiveReport } from './live.js';
 import type { PoolReport } from './pool.js';
 import { formatSpread, spread, table, type ConsumerName, type ConsumerReport, type StreamKind } from './report.js';
 import type { RetentionReport } from './retention.js';
@@ -31,7 +34,7 @@ const MEMORY_BYTES = 1_000_000_000;
 const STDERR_FLOOD_BYTES = 256 * 2 ** 20;
 const BASELINE = process.env.BENCH_BASELINE;
 const COLD_LINES = 10;
-const sections = ['throughput', 'memory', 'partial', 'cold', 'import', 'latency', 'pool', 'translate', 'retention', 'splitter'] as const;
+const sections = ['throughput', 'memory', 'partial', 'cold', 'import', 'latency', 'live', 'pool', 'translate', 'retention', 'splitter'] as const;
 type Section = (typeof sections)[number];
 
 const out: string[] = [];
@@ -193,6 +196,7 @@ function coldFirstRun(): void {
 function importCost(): void {
   const targets = {
     coderline: coderlineEntry,
+    ...(BASELINE ? { [`coderline @ ${BASELINE}`]: baselineEntry } : {}),
     '@anthropic-ai/claude-agent-sdk': `${benchDir}node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs`,
     '@openai/codex-sdk': `${benchDir}node_modules/@openai/codex-sdk/dist/index.js`,
   };
@@ -228,6 +232,24 @@ function latency(): void {
   ]));
   say();
   say(`Process groups still alive after an aborted run settled: ${r.groupsLeft}.`);
+}
+
+function live(): void {
+  const reports = program<LiveReport>(programPath('live'), [fakeCli, `${rootDir}node_modules/.bin/claude`, coderlineEntry]);
+  raw.live = reports;
+  say('## Live session vs a new process per turn: a 10-turn conversation');
+  say();
+  say(`Each turn timed from the call to its result; ${reports[0]?.rounds ?? 0} rounds of each, alternating which goes first, after one untimed warm-up run. Turn 1 of a one-shot conversation starts the session, later turns resume it; the live session's \`open()\` (its spawn) is timed apart.`);
+  say();
+  say(table(['CLI', 'one-shot turn ms', 'live turn 1 ms (the CLI starts)', 'live turns 2–n ms', 'saved per turn, ms (medians)', 'live `open()` ms'], reports.map((r) => {
+    const oneShot = spread(r.oneShotMs);
+    const first = spread(r.liveMs.filter((_, i) => i % r.turns === 0));
+    const later = spread(r.liveMs.filter((_, i) => i % r.turns !== 0));
+    return [
+      r.cli === 'claude' ? 'claude (real binary, fake Anthropic server)' : 'bench fake CLI',
+      formatSpread(oneShot), formatSpread(first), formatSpread(later), (oneShot.median - later.median).toFixed(0), formatSpread(spread(r.openMs)),
+    ];
+  })));
 }
 
 function pool(): void {
@@ -292,7 +314,7 @@ say(`- machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(tot
 say(`- load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
 say(`- coderline at ${commit} (plus uncommitted changes, if any); vendor SDKs: @anthropic-ai/claude-agent-sdk ${versionOf(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`)}, @openai/codex-sdk ${versionOf(`${benchDir}node_modules/@openai/codex-sdk`)}`);
 say(`- fake CLI: bench/fake-cli.mjs replaying fixtures/claude/2.1.332/tool_bash.jsonl and fixtures/codex/0.171.0/two-messages.jsonl`);
-const steps: Record<Section, () => void> = { throughput, memory, partial: partialMessages, cold: coldFirstRun, import: importCost, latency, pool, translate, retention, splitter };
+const steps: Record<Section, () => void> = { throughput, memory, partial: partialMessages, cold: coldFirstRun, import: importCost, latency, live, pool, translate, retention, splitter };
 for (const section of chosen) {
   say();
   steps[section]();

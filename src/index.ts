@@ -17,7 +17,7 @@ async function runOnce<P extends string, O extends OneShotOpts>(cli: CliRef<P>, 
   const adapter = resolveAdapter(cli);
   const { oneShotOptsSchema, runOptsSchema } = optionSchemas();
   const all = parseOptions(oneShotOptsSchema, options, `${adapter.name} run options`);
-  const runKeys = new Set(Object.keys(runOptsSchema.shape));
+  const runKeys = new Set(Object.keys(runOptsSchema.entries));
   const startPart: Record<string, unknown> = {};
   const runPart: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(all)) (runKeys.has(key) ? runPart : startPart)[key] = value;

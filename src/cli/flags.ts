@@ -1,6 +1,6 @@
 // Every shared option of the SDK as a command-line flag, derived from the options schema so a new
 // option becomes a flag without touching the command: `maxTurns` → `--max-turns`, and so on.
-import { optionSchemas } from '../index.js';
+import { describedOptions, optionSchemas, type OptionSchemaNode } from '../options.js';
 import { UsageError } from './usage-error.js';
 
 /** How a flag's text becomes an option value. */
@@ -35,22 +35,12 @@ export const flagAliases: Readonly<Record<string, string>> = {
   cwd: 'workingDirectory',
 };
 
-interface SchemaNode {
-  _zod: { def: { type: string; element?: SchemaNode; valueType?: SchemaNode; innerType?: SchemaNode; entries?: Record<string, string> } };
-  description?: string;
-}
-
 const kebab = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
-function unwrapOptional(node: SchemaNode): SchemaNode {
-  return node._zod.def.type === 'optional' && node._zod.def.innerType ? node._zod.def.innerType : node;
-}
-
-function kindOf(node: SchemaNode): FlagKind | undefined {
-  const def = node._zod.def;
-  switch (def.type) {
+function kindOf(node: OptionSchemaNode): FlagKind | undefined {
+  switch (node.type) {
     case 'string':
-    case 'enum':
+    case 'picklist':
       return 'string';
     case 'number':
       return 'number';
@@ -58,11 +48,11 @@ function kindOf(node: SchemaNode): FlagKind | undefined {
       return 'boolean';
     case 'array': {
       // Lists of names or paths; a list of objects (custom tools) cannot come from a command line.
-      const element = def.element?._zod.def.type;
-      return element === 'string' || element === 'enum' ? 'list' : undefined;
+      const element = node.item?.type;
+      return element === 'string' || element === 'picklist' ? 'list' : undefined;
     }
     case 'record': {
-      const value = def.valueType?._zod.def.type;
+      const value = node.value?.type;
       if (value === 'string') return 'pairs';
       // codexConfig: scalars typed from the text, arrays and tables as JSON.
       return value === 'union' || value === 'custom' ? 'typed-pairs' : 'json';
@@ -76,10 +66,9 @@ function kindOf(node: SchemaNode): FlagKind | undefined {
   }
 }
 
-function choicesOf(node: SchemaNode): readonly string[] | undefined {
-  const def = node._zod.def;
-  const target = def.type === 'array' && def.element ? def.element._zod.def : def;
-  return target.type === 'enum' && target.entries ? Object.values(target.entries) : undefined;
+function choicesOf(node: OptionSchemaNode): readonly string[] | undefined {
+  const target = node.type === 'array' && node.item ? node.item : node;
+  return target.type === 'picklist' ? target.options?.filter((option) => typeof option === 'string') : undefined;
 }
 
 /** Lists whose items may hold commas of their own (`--extra-args=--tools=Read,Grep`): never split. */
@@ -89,13 +78,11 @@ let derived: OptionFlag[] | undefined;
 
 /** One flag per schema option that a command line can express. */
 export function optionFlags(): readonly OptionFlag[] {
-  derived ??= Object.entries(optionSchemas().oneShotOptsSchema.shape).flatMap(([key, schema]) => {
-    const node = unwrapOptional(schema as unknown as SchemaNode);
+  derived ??= describedOptions(optionSchemas().oneShotOptsSchema).flatMap(({ key, description, node }) => {
     const schemaKind = kindOf(node);
     if (!schemaKind) return [];
     const kind = schemaKind === 'list' && unsplitLists.has(key) ? 'repeated' : schemaKind;
     const choices = choicesOf(node);
-    const description = (schema as unknown as SchemaNode).description ?? node.description ?? '';
     return [{ flag: kebab(key), key, kind, description, ...(choices ? { choices } : {}) }];
   });
   return derived;

@@ -84,7 +84,7 @@ export async function runCommand(plan: RunPlan): Promise<number> {
     if (plan.output === 'jsonl') process.stdout.write(`${JSON.stringify(event)}\n`);
   };
 
-  const runKeys = new Set(Object.keys(optionSchemas().runOptsSchema.shape));
+  const runKeys = new Set(Object.keys(optionSchemas().runOptsSchema.entries));
   const startOptions = Object.fromEntries(Object.entries(options).filter(([key]) => !runKeys.has(key)));
   const runOptions = {
     ...Object.fromEntries(Object.entries(options).filter(([key]) => runKeys.has(key))),

@@ -129,7 +129,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     result({ status: 'cancelled', error: decideOutcome(adapter, opts, tracker, { exitCode: undefined, signal: undefined, stderrTail: '', stoppedBy: 'abort', stallTimeoutMs: 0 }).error, output: undefined, exitCode: undefined, signal: undefined, pid: undefined, cliVersion });
 
   if (opts.signal?.aborted) return cancelledBeforeStart(undefined);
-  await checkWorkingDirectory(adapter, cwd);
+  checkWorkingDirectory(adapter, cwd);
 
   // canUseTool on a one-shot run: the CLI asks a tool of the bridge, which asks the callback.
   let asking = 0;

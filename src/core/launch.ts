@@ -1,6 +1,6 @@
 // What every start of a CLI does before it spawns, one-shot or live: the adapter's command line, the
 // environment, the check that both can reach a process, and the version probe.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { InvalidOptionsError } from '../errors.js';
 import type { ResolvedOpts } from '../options.js';
 import type { AdapterSpec, Invocation, InvocationContext, SessionTarget } from './adapter.js';
@@ -33,9 +33,19 @@ export interface Launch<I> {
   warning: string | undefined;
 }
 
-/** Spawning in a missing directory fails with ENOENT, which would read as a missing CLI. */
-export async function checkWorkingDirectory(adapter: Pick<AdapterSpec, 'name'>, cwd: string): Promise<void> {
-  if (!(await stat(cwd).then((info) => info.isDirectory(), () => false))) {
+/**
+ * Spawning in a missing directory fails with ENOENT, which would read as a missing CLI. A synchronous
+ * stat: an awaited one went through libuv's thread pool and back, 13–59 ms of wall time before the
+ * spawn on a loaded machine (docs/performance.md, "Cold first run: where the rest goes").
+ */
+export function checkWorkingDirectory(adapter: Pick<AdapterSpec, 'name'>, cwd: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(cwd, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    // not searchable (EACCES), a loop of links …: not a directory we can start in
+  }
+  if (!isDirectory) {
     throw new InvalidOptionsError([`the working directory ${cwd} does not exist or is not a directory`], adapter.name);
   }
 }

@@ -92,7 +92,7 @@ export class LiveSession<P extends string = string> {
     const spec = liveSpecOf(adapter);
     checkLiveSupport(adapter, spec, opts);
     const cwd = resolve(opts.workingDirectory ?? host.cwd);
-    await checkWorkingDirectory(adapter, cwd);
+    checkWorkingDirectory(adapter, cwd);
     const temp = new TempDir('coderline-live-');
     const closing = new AbortController();
     let toolBridge: ToolBridge | undefined;

@@ -1,5 +1,5 @@
-// Options are checked at the edge, before anything spawns: shape (zod), then what this CLI supports.
-import type { z } from 'zod';
+// Options are checked at the edge, before anything spawns: shape (valibot), then what this CLI supports.
+import * as v from 'valibot';
 import { FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import { requestedFeatures, type ResolvedOpts } from '../options.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
@@ -26,20 +26,25 @@ function suggestion(key: string, known: string[]): string {
   return best && best.score <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best.name}"?)` : '';
 }
 
+/** An issue's path as dotted keys (`permissionPolicy.mode`, `addDirs.1`). */
+function pathOf(issue: v.BaseIssue<unknown>): string[] {
+  return (issue.path ?? []).map((item) => String(item.key));
+}
+
 /** Parses one layer of options; unknown keys are named, with the closest known key when there is one. */
-export function parseOptions<S extends z.ZodObject>(schema: S, value: unknown, where: string): z.output<S> {
-  const parsed = schema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
-  const known = Object.keys(schema.shape);
-  const issues = parsed.error.issues.flatMap((issue) => {
-    const path = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => {
-        const full = path ? `${path}.${key}` : key;
-        return `unknown option "${full}" in ${where}${path ? '' : suggestion(key, known)}`;
-      });
-    }
-    return [`${path || '(options)'}: ${issue.message}`];
+export function parseOptions<S extends v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>>(schema: S, value: unknown, where: string): v.InferOutput<S> {
+  const options = value ?? {};
+  // valibot takes an array for an object; options never come as one.
+  if (Array.isArray(options)) throw new InvalidOptionsError(['(options): Invalid input: expected object, received array']);
+  const parsed = v.safeParse(schema, options, { abortEarly: false, abortPipeEarly: true });
+  if (parsed.success) return parsed.output;
+  const known = Object.keys(schema.entries);
+  const issues = parsed.issues.flatMap((issue) => {
+    const path = pathOf(issue);
+    if (issue.type !== 'strict_object' || issue.expected !== 'never') return [`${path.join('.') || '(options)'}: ${issue.message}`];
+    if (path.length > 1) return [`unknown option "${path.join('.')}" in ${where}`];
+    // valibot names only the first key an object does not know: name them all, each with its "did you mean".
+    return Object.keys(options).filter((key) => !known.includes(key)).map((key) => `unknown option "${key}" in ${where}${suggestion(key, known)}`);
   });
   throw new InvalidOptionsError(issues);
 }

@@ -21,7 +21,7 @@ const usageError = (argv: string[], mode: 'run' | 'record' = 'run') => {
 describe('flags from the options schema', () => {
   it('every option a command line can hold has a flag; the rest have command flags', () => {
     const byFlag = new Set(optionFlags().map((option) => option.key));
-    const shape = Object.keys(optionSchemas().oneShotOptsSchema.shape);
+    const shape = Object.keys(optionSchemas().oneShotOptsSchema.entries);
     // Callbacks and the signal are the command's own business; outputSchema is --schema and
     // permissionPolicy is --plan/--bypass/--allow/--deny.
     // Custom tools and canUseTool are functions too; outputJsonSchema goes with a library's schema, which

@@ -1,6 +1,7 @@
 // `npm run build` emits ESM, CJS and types for every entry in package.json's exports map.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,8 +34,8 @@ describe('the built package', () => {
     if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
   });
 
-  // zod is a plain dependency, imported by name (a bundler sees and dedupes it); the caller's schemas
-  // are read through Standard Schema only, so a schema of another zod than the package's works.
+  // The options' schema library (valibot) is a plain dependency, imported by name (a bundler sees and
+  // dedupes it); the caller's schemas are read through Standard Schema only, so any zod works.
   it.each([
     ['import()', `const { run, tool } = await import('coderline'); const { z } = await import('zod40');`],
     ['require()', `const { run, tool } = require('coderline'); const { z } = require('zod40');`],
@@ -48,6 +49,20 @@ describe('the built package', () => {
     expect(out.error[0]).toBe('InvalidOptionsError');
     expect(out.error[1]).toContain('maxTurns: Invalid input: expected number, received string');
     expect(out.schema).toMatchObject({ type: 'object', properties: { path: { type: 'string', description: 'where' } }, required: ['path'] });
+  });
+
+  // zod left the package: every zod 4 entry point loads its 64 locales, too slow for a cold import
+  // (docs/decisions.md). Every package the build imports is a dependency, and every dependency is used.
+  it('imports its dependencies and nothing else: no zod', () => {
+    const { dependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { dependencies: Record<string, string> };
+    const code = readdirSync(`${root}dist`).filter((file) => /\.c?js$/.test(file)).map((file) => readFileSync(`${root}dist/${file}`, 'utf8'));
+    // Static imports and exports open a line in the build; dynamic ones and require() name a string alone.
+    const specifiers = code.flatMap((text) => [...text.matchAll(/^(?:import|export)\b[^;'"]*?["']([^"']+)["']|\b(?:import|require)\(\s*["']([^"']+)["']\s*\)/gm)].map((match) => match[1] ?? match[2]!));
+    const packages = [...new Set(specifiers
+      .filter((specifier) => !/^(node:|\.)/.test(specifier) && !builtinModules.includes(specifier) && specifier !== 'coderline')
+      .map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')))];
+    expect(packages).not.toContain('zod');
+    expect(packages.sort()).toEqual(Object.keys(dependencies).sort());
   });
 
   it('loads no file by a path a bundler cannot see', () => {
