@@ -9,6 +9,7 @@ import { isStandardSchema, type StandardSchemaV1 } from './core/standard-schema.
 import type { CanUseTool } from './core/permission.js';
 import type { CoderStreamEvent } from './events.js';
 import { isTool, type Tool } from './tool.js';
+import { toolBridgeServerName } from './core/tool-names.js';
 
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
@@ -70,6 +71,23 @@ function defineSchemas() {
     deny: optional(stringList, 'Tools the agent must not use'),
   });
 
+  /** An external MCP server: a program on stdio, or a streamable HTTP endpoint. */
+  const mcpServer = v.union([
+    strictObject({ command: nonEmpty, args: v.optional(stringList), env: v.optional(record(string)) }),
+    strictObject({ url: v.pipe(v.string(m), v.regex(/^https?:\/\//, 'an MCP server url must be http(s)')), headers: v.optional(record(string)) }),
+  ], m);
+  const serverRecord = record(mcpServer);
+  const mcpServers = v.pipe(
+    serverRecord,
+    v.rawCheck<v.InferOutput<typeof serverRecord>>(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      for (const name of Object.keys(dataset.value)) {
+        if (!/^[A-Za-z0-9_-]+$/.test(name)) addIssue({ message: `MCP server name "${name}": use letters, digits, _ and -` });
+        if (name === toolBridgeServerName) addIssue({ message: `MCP server name "${name}" is taken by the custom-tools bridge` });
+      }
+    }),
+  );
+
   const claudeAgent = strictObject({
     description: string,
     prompt: string,
@@ -108,6 +126,8 @@ function defineSchemas() {
     appendSystemPrompt: optional(string, 'Appended to the CLI system prompt'),
     extraArgs: optional(stringList, 'Flags passed to the CLI as given, for what coderline does not model yet; a flag the adapter sets itself is refused by name'),
     tools: optional(v.pipe(v.array(tool, m), uniqueNames), 'Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
+    mcpServers: optional(mcpServers, 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP), next to the custom-tools bridge. Their tools run without asking (a headless run cannot ask)'),
+    strictMcpConfig: optional(boolean, "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
     canUseTool: optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
     // Claude
     permissionMode: optional(picklist(['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']), 'Claude --permission-mode'),
@@ -129,7 +149,7 @@ function defineSchemas() {
     codexIgnoreRules: optional(boolean, 'Codex --ignore-rules'),
     codexDangerouslyBypassApprovalsAndSandbox: optional(boolean, 'Codex --dangerously-bypass-approvals-and-sandbox'),
     codexConfig: optional(record(tomlValue), 'Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
-    codexImages: optional(stringList, 'Codex --image=FILE, one per image'),
+    codexImages: optional(stringList, 'Legacy alias of images for Codex (--image=FILE, one per image)'),
     // Copilot
     copilotMode: optional(picklist(['interactive', 'plan', 'autopilot']), 'Copilot --mode'),
     copilotAgent: optional(string, 'Copilot --agent'),
@@ -155,6 +175,7 @@ function defineSchemas() {
     strictSchema: optional(boolean, 'Require the CLI to enforce outputSchema natively'),
     streamPartialMessages: optional(boolean, 'Stream text and reasoning deltas as they arrive'),
     maxTurns: optional(positiveInt, 'Stop after this many model turns'),
+    images: optional(stringList, 'Image files (PNG, JPEG, GIF, WebP; relative paths from workingDirectory) attached to the prompt: the model sees them'),
   };
 
   const coreRunFields = {

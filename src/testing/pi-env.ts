@@ -70,7 +70,8 @@ export function piModelsJson(serverUrl: string): Record<string, unknown> {
         // The fake server speaks plain chat completions: a `system` message, not `developer`.
         compat: { supportsDeveloperRole: false },
         models: [
-          { id: PI_FAKE_MODEL, reasoning: true, contextWindow: 128000, maxTokens: 4096 },
+          // Takes images, so `images` attachments reach the request (pi leaves them out for a text-only model).
+          { id: PI_FAKE_MODEL, reasoning: true, input: ['text', 'image'], contextWindow: 128000, maxTokens: 4096 },
           { id: PI_FAKE_PLAIN_MODEL, reasoning: false, contextWindow: 128000, maxTokens: 4096 },
         ],
       },

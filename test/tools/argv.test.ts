@@ -2,7 +2,8 @@
 // in claude.test.ts, codex.test.ts and copilot.test.ts), and that the secret never lands in argv.
 import { describe, expect, it } from 'vitest';
 import { builtInAdapters } from '../../src/registry.js';
-import type { AdapterSpec, InvocationContext } from '../../src/core/adapter.js';
+import type { AdapterSpec } from '../../src/core/adapter.js';
+import { invocationOf } from '../support/invocation.js';
 import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
 import { run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
@@ -16,41 +17,26 @@ const bridge: ToolBridgeInfo = {
   toolNames: ['lookup_ticket', 'close_ticket'],
 };
 
-async function invocationOf(adapter: AdapterSpec, opts: ResolvedOpts = {}) {
-  const files: Record<string, string> = {};
-  const ctx: InvocationContext = {
-    prompt: 'p',
-    opts: { tools: [ticketTool()], ...opts },
-    session: { kind: 'new' },
-    cwd: '/work',
-    writeTempFile: async (name, content) => {
-      files[name] = content;
-      return `/tmp/run/${name}`;
-    },
-    coderStateDir: async () => '/tmp/state',
-    outputJsonSchema: undefined,
-    toolBridge: bridge,
-  };
-  return { ...(await adapter.buildInvocation(ctx)), files };
-}
+/** The invocation of a run with the ticket tool and `bridge`. */
+const invocationWithBridge = (adapter: AdapterSpec, opts: ResolvedOpts = {}) => invocationOf(adapter, { tools: [ticketTool()], ...opts }, bridge);
 
 describe('tool bridge wiring', () => {
-  it('claude: an MCP config file, strict MCP config, and the tools allowed by their CLI names', async () => {
-    const { args, files } = await invocationOf(builtInAdapters.claude, { allowedTools: ['Read'] });
+  it('claude: an MCP config file, the tools allowed by their CLI names, and the project\'s MCP servers kept (no strict config unless asked)', async () => {
+    const { args, files } = await invocationWithBridge(builtInAdapters.claude, { allowedTools: ['Read'] });
     expect(args).toContain('--mcp-config=/tmp/run/claude-mcp-config.json');
-    expect(args.filter((arg) => arg === '--strict-mcp-config')).toHaveLength(1);
+    expect(args).not.toContain('--strict-mcp-config');
     expect(args).toEqual(expect.arrayContaining(['--allowed-tools=Read', '--allowed-tools=mcp__coderline__lookup_ticket', '--allowed-tools=mcp__coderline__close_ticket']));
     expect(JSON.parse(files['claude-mcp-config.json']!)).toEqual({ mcpServers: { coderline: { type: 'http', url: bridge.url, headers: bridge.headers } } });
     expect(args.join(' ')).not.toContain(bridge.secret);
   });
 
   it('claude with strict isolation still passes --strict-mcp-config once', async () => {
-    const { args } = await invocationOf(builtInAdapters.claude, { isolation: 'strict' });
+    const { args } = await invocationWithBridge(builtInAdapters.claude, { isolation: 'strict' });
     expect(args.filter((arg) => arg === '--strict-mcp-config')).toHaveLength(1);
   });
 
   it('codex: -c mcp_servers.coderline.* with approval, and the secret in the environment only', async () => {
-    const { args, env } = await invocationOf(builtInAdapters.codex);
+    const { args, env } = await invocationWithBridge(builtInAdapters.codex);
     expect(args).toEqual(expect.arrayContaining([
       '-c', `mcp_servers.coderline.url="${bridge.url}"`,
       '-c', 'mcp_servers.coderline.bearer_token_env_var="CODERLINE_TOOL_BRIDGE_SECRET"',
@@ -65,7 +51,7 @@ describe('tool bridge wiring', () => {
   });
 
   it('copilot: an additional MCP config file besides the caller\'s, and each tool allowed', async () => {
-    const { args, files } = await invocationOf(builtInAdapters.copilot, { copilotAdditionalMcpConfig: '@/home/me/mcp.json' });
+    const { args, files } = await invocationWithBridge(builtInAdapters.copilot, { copilotAdditionalMcpConfig: '@/home/me/mcp.json' });
     expect(args).toEqual(expect.arrayContaining([
       '--additional-mcp-config', '@/home/me/mcp.json',
       '--additional-mcp-config', '@/tmp/run/copilot-tool-bridge.json',
@@ -76,7 +62,7 @@ describe('tool bridge wiring', () => {
   });
 
   it('pi: an extension file without the secret, builtin:mcp, the secret in the environment, the tools in an allowlist', async () => {
-    const { args, env, files } = await invocationOf(builtInAdapters.pi, { permissionPolicy: { mode: 'plan' } });
+    const { args, env, files } = await invocationWithBridge(builtInAdapters.pi, { permissionPolicy: { mode: 'plan' } });
     expect(args).toEqual(expect.arrayContaining(['-e', '/tmp/run/coderline-tool-bridge.mjs', '-e', 'builtin:mcp']));
     expect(args).toEqual(expect.arrayContaining(['--tools', 'read,grep,find,ls,mcp__coderline__lookup_ticket,mcp__coderline__close_ticket']));
     expect(env).toMatchObject({ CODERLINE_TOOL_BRIDGE_SECRET: bridge.secret });

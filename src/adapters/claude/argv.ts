@@ -4,6 +4,9 @@
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { repeatedFlagJoined } from '../../core/flags.js';
+import { readImages } from '../../core/images.js';
+import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
+import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 
@@ -64,6 +67,44 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
   }
 }
 
+/** The variable whose reference stands for `$` in the MCP config; set to `$` too, so the text is `$` either way. */
+export const dollarVar = 'CODERLINE_DOLLAR';
+
+/**
+ * Claude expands `${NAME}` and `${NAME:-default}` in the MCP config (2.1.332, one pass): each `${` of
+ * the caller's text becomes a reference that expands to `$`, so the value arrives as given.
+ */
+export function claudeLiteral(value: string): string {
+  return value.replaceAll('${', `\${${dollarVar}:-$}{`);
+}
+
+function literalStrings(value: unknown): unknown {
+  if (typeof value === 'string') return claudeLiteral(value);
+  if (Array.isArray(value)) return value.map(literalStrings);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, literalStrings(item)]));
+  return value;
+}
+
+/** `--mcp-config` JSON: the caller's servers and the run's tool bridge, or undefined when there are none. */
+function mcpConfig(opts: ResolvedOpts, bridge: ToolBridgeInfo | undefined): string | undefined {
+  const servers: Record<string, unknown> = {};
+  for (const [name, server] of mcpServerEntries(opts)) {
+    servers[name] = { type: isStdioServer(server) ? 'stdio' : 'http', ...(literalStrings(server) as object) };
+  }
+  if (bridge) servers[bridge.name] = { type: 'http', url: bridge.url, headers: bridge.headers };
+  return Object.keys(servers).length ? JSON.stringify({ mcpServers: servers }) : undefined;
+}
+
+/**
+ * The prompt with images: one stream-json user message whose content is the images (base64 blocks)
+ * and then the text; the CLI answers it and exits at the end of stdin.
+ */
+async function promptWithImages(ctx: InvocationContext, images: readonly string[]): Promise<string> {
+  const blocks = (await readImages(images, ctx.cwd, 'claude')).map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.base64 } }));
+  const content = [...blocks, { type: 'text', text: ctx.prompt }];
+  return `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
+}
+
 function sessionArgs(session: SessionTarget): string[] {
   switch (session.kind) {
     case 'new':
@@ -90,9 +131,11 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   value('--permission-mode', permissionModeOf(opts));
   args.push(...repeatedFlagJoined('--add-dir', opts.addDirs));
   const bridge = ctx.toolBridge;
-  // The run's own tools are allowed: in -p mode an MCP tool that needs asking is refused.
+  // The run's own tools and the caller's servers (`mcp__<server>` allows all its tools) are allowed:
+  // in -p mode an MCP tool that needs asking is refused.
   const bridged = bridge ? bridge.toolNames.map((name) => `mcp__${bridge.name}__${name}`) : [];
-  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged];
+  const external = mcpServerEntries(opts).map(([name]) => `mcp__${name}`);
+  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged, ...external];
   args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
   args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
   if (opts.settingSources) args.push(`--setting-sources=${opts.settingSources.join(',')}`);
@@ -109,6 +152,8 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   value('--session-id', opts.sessionId);
   args.push(...sessionArgs(ctx.session));
 
+  const config = mcpConfig(opts, bridge);
+  if (config?.includes(`\${${dollarVar}:-$}`)) env[dollarVar] = '$';
   if (opts.isolation === 'strict') {
     // A config dir of the coder's own: parallel coders do not race on one .claude.json, user
     // settings and MCP servers stay out, and resume finds the transcripts again.
@@ -116,14 +161,13 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   }
   // canUseTool on a one-shot run: the CLI asks the bridge's permission tool.
   if (bridge?.permissionToolName) args.push(`--permission-prompt-tool=mcp__${bridge.name}__${bridge.permissionToolName}`);
-  if (bridge) {
-    // A file keeps the bridge's secret out of argv (and so out of `ps`).
-    const config = { mcpServers: { [bridge.name]: { type: 'http', url: bridge.url, headers: bridge.headers } } };
-    args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', JSON.stringify(config))}`);
-  }
-  // Only the run's own MCP servers: none from the user's or the project's config leak in.
-  if (opts.isolation === 'strict' || bridge) args.push('--strict-mcp-config');
+  // A file keeps the bridge's secret and the servers' env and headers out of argv (and so out of `ps`).
+  if (config) args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', config)}`);
+  // Only the run's own MCP servers, when asked: none from the user's or the project's config.
+  if (opts.isolation === 'strict' || opts.strictMcpConfig) args.push('--strict-mcp-config');
+  const images = opts.images?.length ? opts.images : undefined;
+  if (images) args.push('--input-format=stream-json');
   args.push(...(opts.extraArgs ?? []));
 
-  return { args, env, stdin: ctx.prompt };
+  return { args, env, stdin: images ? await promptWithImages(ctx, images) : ctx.prompt };
 }

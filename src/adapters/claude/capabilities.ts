@@ -18,7 +18,9 @@ export const claudeCapabilities: CapabilityTable = {
   sessionId: native('--session-id (a UUID)'),
   systemPrompt: native('--system-prompt'),
   appendSystemPrompt: native('--append-system-prompt'),
-  tools: native('--mcp-config=<temp file> (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret) + --strict-mcp-config + --allowed-tools=mcp__coderline__<tool>'),
+  tools: native('--mcp-config=<temp file> (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret) + --allowed-tools=mcp__coderline__<tool>'),
+  mcpServers: native('--mcp-config=<temp file> (stdio: type stdio, command, args, env; HTTP: type http, url, headers), one file with the tools bridge, + --allowed-tools=mcp__<server>'),
+  strictMcpConfig: native('--strict-mcp-config (default: not passed, so the user\'s and the project\'s MCP servers load too)'),
   permissionMode: native('--permission-mode'),
   canUseTool: native('open(): --permission-prompt-tool stdio (control requests on the pipes); run(): --permission-prompt-tool naming a tool of the MCP bridge. Changed input and a deny message reach the CLI. Not asked, so never seen by the callback: tools in allowedTools / permissionPolicy.allow, and what Claude runs without asking in its permission mode (reads such as Read, Glob, Grep; everything under bypassPermissions)'),
   settingSources: native('--setting-sources'),
@@ -33,6 +35,7 @@ export const claudeCapabilities: CapabilityTable = {
   strictSchema: native('--json-schema'),
   streamPartialMessages: native('--include-partial-messages'),
   maxTurns: native('--max-turns'),
+  images: native('--input-format=stream-json: the prompt goes as one user message, base64 image blocks first, then the text (PNG, JPEG, GIF, WebP by extension; read before the run starts)'),
 };
 
 export const claudeInsteadHints: Partial<Record<FeatureName, string>> = {

@@ -44,6 +44,7 @@ export const claudeLive: LiveSpec = {
   },
   minVersion: '2.1.252',
   launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
+  notLive: ['images'],
   dialect: controlDialect,
   async buildInvocation(ctx) {
     const { args, env } = await buildClaudeInvocation(ctx);

@@ -2,6 +2,7 @@
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { repeatedFlag, repeatedFlagJoined } from '../../core/flags.js';
+import { isStdioServer, mcpServerEntries, mcpValueVar } from '../../core/mcp-servers.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts, TomlValue } from '../../options.js';
 import { codexHomeFor, hasThreadFor } from './threads.js';
@@ -47,6 +48,37 @@ function toolBridgeConfig(bridge: ToolBridgeInfo): Record<string, ConfigValue> {
     [`${server}.required`]: true,
     [`${server}.startup_timeout_sec`]: 60,
   };
+}
+
+/**
+ * The caller's MCP servers as `-c mcp_servers.<name>.*`. Values that may be secrets stay out of argv:
+ * a stdio server's env reaches Codex's environment and is forwarded by name (`env_vars`), an HTTP
+ * server's headers travel in variables named by `env_http_headers`. `exec` cannot ask, so the
+ * servers' tools are approved; `required` makes a server that fails to start a failed run instead of
+ * a silent one without its tools.
+ */
+function mcpServerConfig(opts: ResolvedOpts): { config: Record<string, ConfigValue>; env: Record<string, string> } {
+  const config: Record<string, ConfigValue> = {};
+  const env: Record<string, string> = {};
+  mcpServerEntries(opts).forEach(([name, server], serverIndex) => {
+    const key = `mcp_servers.${name}`;
+    if (isStdioServer(server)) {
+      config[`${key}.command`] = server.command;
+      if (server.args) config[`${key}.args`] = server.args;
+      if (server.env) {
+        Object.assign(env, server.env);
+        config[`${key}.env_vars`] = Object.keys(server.env);
+      }
+    } else {
+      config[`${key}.url`] = server.url;
+      const headers = Object.entries(server.headers ?? {});
+      headers.forEach(([, value], index) => (env[mcpValueVar(serverIndex, 'header', index)] = value));
+      if (headers.length) config[`${key}.env_http_headers`] = Object.fromEntries(headers.map(([header], index) => [header, mcpValueVar(serverIndex, 'header', index)]));
+    }
+    config[`${key}.default_tools_approval_mode`] = 'approve';
+    config[`${key}.required`] = true;
+  });
+  return { config, env };
 }
 
 /** The sandbox flag: bypass beats everything, plan means read-only, and the default is workspace-write. */
@@ -102,14 +134,20 @@ export async function sharedConfigArgs(ctx: InvocationContext): Promise<string[]
       model_instructions_file: systemPromptFile,
       developer_instructions: opts.appendSystemPrompt,
     }),
+    ...configFlags(mcpServerConfig(opts).config),
     ...(ctx.toolBridge ? configFlags(toolBridgeConfig(ctx.toolBridge)) : []),
+    // The caller's own overrides come last so they win over the adapter's.
     ...configFlags(opts.codexConfig ?? {}),
   ];
 }
 
-/** The bridge's secret travels in the environment, never in argv (visible in `ps`). */
-export function bridgeSecretEnv(ctx: InvocationContext): Record<string, string> | undefined {
-  return ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : undefined;
+/**
+ * What the CLI's environment must add for its config: the MCP servers' env and header values (named
+ * by the config, so they stay out of argv) and the bridge's secret (argv is visible in `ps`).
+ */
+export function configEnv(ctx: InvocationContext): Record<string, string> | undefined {
+  const env = { ...mcpServerConfig(ctx.opts).env, ...(ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : {}) };
+  return Object.keys(env).length > 0 ? env : undefined;
 }
 
 export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invocation> {
@@ -124,12 +162,13 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
   if (opts.codexIgnoreUserConfig) args.push('--ignore-user-config');
   if (opts.codexIgnoreRules) args.push('--ignore-rules');
   args.push(...(await sharedConfigArgs(ctx)));
-  args.push(...repeatedFlagJoined('--image', opts.codexImages));
+  // codexImages is the legacy spelling of images: both are attached.
+  args.push(...repeatedFlagJoined('--image', [...(opts.codexImages ?? []), ...(opts.images ?? [])]));
   if (opts.outputSchema !== undefined && ctx.outputJsonSchema) {
     args.push('--output-schema', await ctx.writeTempFile('output-schema.json', JSON.stringify(ctx.outputJsonSchema)));
   }
   args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session));
-  const env = bridgeSecretEnv(ctx);
+  const env = configEnv(ctx);
   return { args, stdin: ctx.prompt, ...(env ? { env } : {}) };
 }

@@ -24,10 +24,12 @@ export const codexCapabilities: CapabilityTable = {
   systemPrompt: { level: 'native', how: '-c model_instructions_file="<tempfile>" (replaces the base instructions)' },
   appendSystemPrompt: { level: 'native', how: '-c developer_instructions="<text>" (an extra developer message)' },
   tools: { level: 'native', how: '-c mcp_servers.coderline.{url, bearer_token_env_var, default_tools_approval_mode="approve", required=true, startup_timeout_sec=60} (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret)' },
+  mcpServers: { level: 'native', how: '-c mcp_servers.<name>.{command, args, env_vars | url, env_http_headers} + default_tools_approval_mode="approve", required=true; env and header values go through Codex\'s environment, never argv' },
   codexConfig: { level: 'native', how: '-c <key>=<value>, once per key, the value as TOML (strings quoted, arrays, inline tables)' },
   extraArgs: { level: 'native', how: 'added before the session arguments (`-`, `resume <id> -`); flags the adapter sets itself are refused' },
   // `--image FILE` takes several values and would swallow the `-` that reads the prompt from stdin.
   codexImages: { level: 'native', how: '--image=<file>, once per image' },
+  images: { level: 'native', how: '--image=<file>, once per image (codexImages is the legacy spelling; both are attached). A file Codex cannot read becomes a note in the prompt, not an error' },
   // Codex sends the schema as a strict json_schema response format but does not check the answer;
   // the core parses the final agent_message and validates it.
   outputSchema: { level: 'native', how: '--output-schema <tempfile>; the SDK validates the final agent_message' },
@@ -54,6 +56,7 @@ export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
   'permissionPolicy.allow': 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
   'permissionPolicy.deny': 'Codex has no per-tool deny list; use codexSandbox: "read-only" to forbid writes.',
   sessionId: 'Codex picks the thread id itself; read RunResult.sessionId and resume with it.',
+  strictMcpConfig: "Codex has no switch that drops only the configured MCP servers (-c merges into config.toml); codexIgnoreUserConfig leaves out the user's whole config.toml, MCP servers included.",
 };
 
 /** Flags the codex adapter sets itself, with their aliases: JSON output, the working directory, the sandbox, -c (use codexConfig) and every flag an option above sets. extraArgs may not pass them. */

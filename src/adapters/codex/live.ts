@@ -12,7 +12,7 @@ import { isJsonObject, stringOf, type JsonObject } from '../../core/json.js';
 import type { PermissionRequest } from '../../core/permission.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
-import { bridgeSecretEnv, configFlag, sharedConfigArgs } from './argv.js';
+import { configEnv, configFlag, sharedConfigArgs } from './argv.js';
 import { createCodexLiveTranslator, execItemOf } from './live-translate.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -129,14 +129,14 @@ export const codexLive: LiveSpec = {
   minVersion: '0.171.0',
   launchOnly: [],
   // Exec flags the app-server has no per-thread form for in this SDK yet.
-  notLive: ['outputSchema', 'strictSchema', 'codexImages', 'addDirs', 'codexEphemeral', 'codexIgnoreUserConfig', 'codexIgnoreRules'],
+  notLive: ['outputSchema', 'strictSchema', 'codexImages', 'images', 'addDirs', 'codexEphemeral', 'codexIgnoreUserConfig', 'codexIgnoreRules'],
   dialect: jsonRpc,
   async buildInvocation(ctx) {
     const args = ['app-server'];
     if (ctx.opts.codexDisablePlugins) args.push('--disable', 'plugins');
     if (ctx.opts.model) args.push(...configFlag('model', ctx.opts.model));
     args.push(...(await sharedConfigArgs(ctx)), ...(ctx.opts.extraArgs ?? []));
-    const env = bridgeSecretEnv(ctx);
+    const env = configEnv(ctx);
     return env ? { args, env } : { args };
   },
   endsTurn: (record) => isJsonObject(record) && record.method === 'turn/completed',

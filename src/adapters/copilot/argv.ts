@@ -1,7 +1,7 @@
 // Options → `copilot` command line. The prompt goes on stdin: with no `-p`, the CLI reads piped stdin
 // as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
+import { isStdioServer, mcpServerEntries, mcpValueVar, valuesByReference, type McpServerConfig } from '../../core/mcp-servers.js';
 import { compareVersions } from '../../core/version.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
@@ -55,12 +55,42 @@ function sessionArgs(session: SessionTarget, opts: ResolvedOpts): string[] {
   }
 }
 
-/** The run's tool bridge as an HTTP MCP server, from a temp file (the secret stays out of argv). */
-async function toolBridgeArgs(bridge: ToolBridgeInfo, ctx: InvocationContext): Promise<string[]> {
-  const config = { mcpServers: { [bridge.name]: { type: 'http', url: bridge.url, headers: bridge.headers, tools: ['*'] } } };
-  const file = await ctx.writeTempFile('copilot-tool-bridge.json', JSON.stringify(config));
-  // Prompt mode cannot ask for approval: the run's own tools are allowed by name.
-  return ['--additional-mcp-config', `@${file}`, ...repeated('--allow-tool', bridge.toolNames.map((name) => `${bridge.name}(${name})`))];
+/**
+ * A caller's server in Copilot's MCP config. Copilot expands `${NAME}` in env and header values from
+ * its own environment (1.0.102: `${HOME}` arrived as the home dir): each value travels in a variable
+ * of its own and the config names it, so the value arrives as given and stays out of the file.
+ */
+function copilotServer(server: McpServerConfig, serverIndex: number, env: Record<string, string>): Record<string, unknown> {
+  if (isStdioServer(server)) {
+    const values = valuesByReference(server.env, (index) => mcpValueVar(serverIndex, 'env', index));
+    Object.assign(env, values.env);
+    return { type: 'local', command: server.command, args: server.args ?? [], env: values.refs, tools: ['*'] };
+  }
+  const values = valuesByReference(server.headers, (index) => mcpValueVar(serverIndex, 'header', index));
+  Object.assign(env, values.env);
+  return { type: 'http', url: server.url, headers: values.refs, tools: ['*'] };
+}
+
+/**
+ * The caller's MCP servers and the run's tool bridge, from one temp file (the bridge's secret stays
+ * out of argv). Prompt mode cannot ask for approval: the bridge's tools are allowed by name, the
+ * caller's servers whole (`--allow-tool=<server>`).
+ */
+async function mcpServerArgs(ctx: InvocationContext, env: Record<string, string>): Promise<string[]> {
+  const servers: Record<string, unknown> = {};
+  const allowed: string[] = [];
+  mcpServerEntries(ctx.opts).forEach(([name, server], index) => {
+    servers[name] = copilotServer(server, index, env);
+    allowed.push(name);
+  });
+  const bridge = ctx.toolBridge;
+  if (bridge) {
+    servers[bridge.name] = { type: 'http', url: bridge.url, headers: bridge.headers, tools: ['*'] };
+    allowed.push(...bridge.toolNames.map((name) => `${bridge.name}(${name})`));
+  }
+  if (!allowed.length) return [];
+  const file = await ctx.writeTempFile('copilot-tool-bridge.json', JSON.stringify({ mcpServers: servers }));
+  return ['--additional-mcp-config', `@${file}`, ...repeated('--allow-tool', allowed)];
 }
 
 async function mcpConfigArg(ctx: InvocationContext): Promise<string[]> {
@@ -85,8 +115,8 @@ function hasUsageFile(version: string | undefined): boolean {
   return version === undefined || compareVersions(version, USAGE_FILE_SINCE) >= 0;
 }
 
-/** The flags the options set, shared by prompt mode and the live `--acp` mode. */
-export async function copilotOptionArgs(ctx: InvocationContext): Promise<string[]> {
+/** The flags and environment the options set, shared by prompt mode and the live `--acp` mode. */
+export async function copilotOptions(ctx: InvocationContext): Promise<{ args: string[]; env: Record<string, string> }> {
   const { opts } = ctx;
   const args: string[] = [];
   if (opts.model) args.push('--model', opts.model);
@@ -107,18 +137,14 @@ export async function copilotOptionArgs(ctx: InvocationContext): Promise<string[
   args.push(...repeated('--available-tools', opts.copilotAvailableTools));
   args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
   args.push(...(await mcpConfigArg(ctx)));
-  if (ctx.toolBridge) args.push(...(await toolBridgeArgs(ctx.toolBridge, ctx)));
+  const serverEnv: Record<string, string> = {};
+  args.push(...(await mcpServerArgs(ctx, serverEnv)));
   args.push(...(opts.extraArgs ?? []));
-  return args;
-}
-
-/** The environment every copilot run gets, in prompt mode and live. */
-export async function copilotEnv(ctx: InvocationContext): Promise<Record<string, string>> {
   // Never update the CLI in the middle of SDK runs; callers can override through extraEnv.
-  const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false' };
+  const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false', ...serverEnv };
   // Strict isolation: config, sessions and MCP servers live in a dir of this coder only.
-  if (ctx.opts.isolation === 'strict') env.COPILOT_HOME = await ctx.coderStateDir();
-  return env;
+  if (opts.isolation === 'strict') env.COPILOT_HOME = await ctx.coderStateDir();
+  return { args, env };
 }
 
 export async function buildCopilotInvocation(ctx: InvocationContext): Promise<Invocation> {
@@ -126,9 +152,10 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   // The only token counts Copilot gives (see usage-file.ts). Created empty so the path is private
   // (0600 in a 0700 dir); the CLI overwrites it at exit.
   const usageFile = hasUsageFile(ctx.cliVersion) ? await ctx.writeTempFile('copilot-usage.json', '') : undefined;
-  const args: string[] = [...baseArgs, ...(usageFile ? ['--usage-output-file', usageFile] : []), ...(await copilotOptionArgs(ctx))];
+  const options = await copilotOptions(ctx);
+  const args: string[] = [...baseArgs, ...(usageFile ? ['--usage-output-file', usageFile] : []), ...options.args];
   args.push(...sessionArgs(ctx.session, opts));
-  const env = await copilotEnv(ctx);
+  const { env } = options;
 
   const stdin = opts.outputSchema && ctx.outputJsonSchema
     ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema)

@@ -24,6 +24,7 @@ export const copilotCapabilities: CapabilityTable = {
   copilotAvailableTools: { level: 'native', how: '--available-tools=<tool>, once per tool (then copilotExcludedTools is ignored)' },
   copilotExcludedTools: { level: 'native', how: '--excluded-tools=<tool>, once per tool' },
   tools: { level: 'native', how: '--additional-mcp-config @<temp file> (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret) + --allow-tool=coderline(<tool>)' },
+  mcpServers: { level: 'native', how: '--additional-mcp-config @<temp file> (stdio: type local, command, args, env; HTTP: type http, url, headers; tools ["*"]), one file with the tools bridge, + --allow-tool=<server>' },
   copilotAdditionalMcpConfig: { level: 'native', how: '--additional-mcp-config @<temp file> (a string starting with @ is passed as is)' },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   canUseTool: {
@@ -42,6 +43,8 @@ export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
   appendSystemPrompt: 'Copilot has no flag for this; put instructions in the prompt or in AGENTS.md / .github/copilot-instructions.md.',
   permissionMode: 'permissionMode is Claude-only; use permissionPolicy.mode or copilotMode.',
   maxBudgetUsd: 'Copilot reports premium requests, not dollars; there is no budget flag.',
+  images: 'Copilot 1.0.102 prompt mode has no image flag and reads the prompt as plain text; save the image in the working directory and name its path in the prompt.',
+  strictMcpConfig: "Copilot has no flag that drops the configured MCP servers; isolation: 'strict' gives it a private COPILOT_HOME, so the user's MCP config stays out.",
 };
 
 /** Flags the copilot adapter sets itself, with their aliases: the output format, the usage file, the session flags and every flag an option above sets. extraArgs may not pass them. */

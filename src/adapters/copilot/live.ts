@@ -10,7 +10,7 @@ import { jsonRpc } from '../../core/channel.js';
 import { asJsonObject, stringOf } from '../../core/json.js';
 import { CoderError } from '../../errors.js';
 import { acpAnswerRecord, createCopilotAcpTranslator, isAcpAnswer } from './acp-translate.js';
-import { copilotEnv, copilotOptionArgs } from './argv.js';
+import { copilotOptions } from './argv.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
@@ -66,7 +66,8 @@ export const copilotLive: LiveSpec = {
   notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'tools', 'sessionId'],
   dialect: jsonRpc,
   async buildInvocation(ctx) {
-    return { args: ['--acp', ...(await copilotOptionArgs(ctx))], env: await copilotEnv(ctx) };
+    const { args, env } = await copilotOptions(ctx);
+    return { args: ['--acp', ...args], env };
   },
   async handshake(ask, { cwd, session }) {
     const initialized = asJsonObject(

@@ -1,6 +1,7 @@
 // Options → the `pi` command line. The prompt goes on stdin (pi reads a non-TTY stdin to EOF before
 // it starts, then takes it as the first message), never on argv.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
+import { isStdioServer, mcpServerEntries, type McpServerConfig } from '../../core/mcp-servers.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
@@ -85,62 +86,92 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools:
   toggle('--no-extensions', opts.piNoExtensions);
   toggle('--no-skills', opts.piNoSkills);
   toggle('--no-prompt-templates', opts.piNoPromptTemplates);
+  // `@<file>` attaches a file to the first message (pi reads images as images); json mode only, rpc refuses them.
+  if (mode === 'json') args.push(...(opts.images ?? []).map((path) => `@${path}`));
   args.push(...(opts.extraArgs ?? []));
   return args;
 }
 
+/** pi reads `${NAME}`, `$NAME` and a leading `!` in env and header values as references: escaped, the caller's value arrives as given. */
+export function piLiteral(value: string): string {
+  const escaped = value.replace(/\$/g, () => '$$');
+  return escaped.startsWith('!') ? `$${escaped}` : escaped;
+}
+
+const literals = (values: Record<string, string> | undefined) =>
+  values && Object.fromEntries(Object.entries(values).map(([key, value]) => [key, piLiteral(value)]));
+
+/** A caller's server in pi's `registerMcpServer` shape, its tools declared to the model (`direct`). */
+function piServerConfig(server: McpServerConfig): Record<string, unknown> {
+  if (isStdioServer(server)) return { command: server.command, args: server.args ?? [], env: literals(server.env), exposure: 'direct' };
+  return { url: server.url, headers: literals(server.headers), exposure: 'direct' };
+}
+
 /**
- * The extension that connects pi to the run's tool bridge: pi's built-in MCP support (pi >= 0.99)
- * connects servers that extensions register, and `direct` exposure declares their tools to the model
- * as `mcp__coderline__<tool>`. The file holds no secret: it reads it from the environment and removes
- * it there, so the commands pi runs (bash) do not inherit it. Older pi lacks `registerMcpServer`: the
- * extension throws, and pi exits 1 with this message (checked on 0.73.1).
+ * The extension that connects pi to the run's tool bridge and the caller's MCP servers: pi's built-in
+ * MCP support (pi >= 0.99) connects servers that extensions register, and `direct` exposure declares
+ * their tools to the model as `mcp__<server>__<tool>`. The file holds no bridge secret: it reads it
+ * from the environment and removes it there, so the commands pi runs (bash) do not inherit it. It holds
+ * the caller's servers' env and headers, as the other CLIs' config files do (a private temp file).
+ * Older pi lacks `registerMcpServer`: the extension throws, and pi exits 1 with this message (checked on 0.73.1).
  */
-export function toolBridgeExtension(bridge: Pick<ToolBridgeInfo, 'name' | 'url'>): string {
-  return [
+export function mcpExtension(bridge: Pick<ToolBridgeInfo, 'name' | 'url'> | undefined, opts: Pick<ResolvedOpts, 'mcpServers'> = {}): string {
+  const lines = [
     '// Written by coderline for one run and removed when the run ends.',
-    'export default function coderlineToolBridge(pi) {',
+    'export default function coderlineMcpServers(pi) {',
     "  if (typeof pi.registerMcpServer !== 'function') {",
-    "    throw new Error('coderline: custom tools need pi >= 0.99 (this pi has no pi.registerMcpServer); upgrade to @earendil-works/pi-coding-agent');",
+    "    throw new Error('coderline: custom tools and mcpServers need pi >= 0.99 (this pi has no pi.registerMcpServer); upgrade to @earendil-works/pi-coding-agent');",
     '  }',
-    // Kept for a second load of this file in the same process, after the variable is gone.
-    "  const key = Symbol.for('coderline.toolBridgeSecret');",
-    `  const secret = globalThis[key] ?? process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
-    `  if (!secret) throw new Error('coderline: ${toolBridgeSecretVar} is not set: the tool bridge cannot be reached');`,
-    '  globalThis[key] = secret;',
-    `  delete process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
-    `  pi.registerMcpServer(${JSON.stringify(bridge.name)}, {`,
-    `    url: ${JSON.stringify(bridge.url)},`,
-    '    headers: { Authorization: `Bearer ${secret}` },',
-    "    exposure: 'direct',",
-    '  });',
-    '}',
-    '',
-  ].join('\n');
+  ];
+  if (bridge) {
+    lines.push(
+      // Kept for a second load of this file in the same process, after the variable is gone.
+      "  const key = Symbol.for('coderline.toolBridgeSecret');",
+      `  const secret = globalThis[key] ?? process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
+      `  if (!secret) throw new Error('coderline: ${toolBridgeSecretVar} is not set: the tool bridge cannot be reached');`,
+      '  globalThis[key] = secret;',
+      `  delete process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
+      `  pi.registerMcpServer(${JSON.stringify(bridge.name)}, {`,
+      `    url: ${JSON.stringify(bridge.url)},`,
+      // The secret is made of base64url characters: nothing in it for pi to resolve.
+      '    headers: { Authorization: `Bearer ${secret}` },',
+      "    exposure: 'direct',",
+      '  });',
+    );
+  }
+  for (const [name, server] of mcpServerEntries(opts)) {
+    lines.push(`  pi.registerMcpServer(${JSON.stringify(name)}, ${JSON.stringify(piServerConfig(server))});`);
+  }
+  lines.push('}', '');
+  return lines.join('\n');
 }
 
 export type PiMode = 'json' | 'rpc';
 
-function invocation(ctx: InvocationContext, mode: PiMode, bridged?: { extension: string; tools: string[]; secret: string }): Invocation {
+function invocation(ctx: InvocationContext, mode: PiMode, mcp?: { extension: string; bridgedTools: string[]; secret?: string }): Invocation {
   const stdin = ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt;
-  const args = piArgs(ctx.opts, ctx.session, bridged?.tools, mode);
+  const args = piArgs(ctx.opts, ctx.session, mcp?.bridgedTools, mode);
   // `-e builtin:mcp` too: --no-extensions or `-builtin:mcp` in settings would leave nothing to connect
-  // the server (loading it twice is harmless). Our file first: on pi < 0.99 its error is the one shown.
-  if (bridged) args.push('-e', bridged.extension, '-e', 'builtin:mcp');
+  // the servers (loading it twice is harmless). Our file first: on pi < 0.99 its error is the one shown.
+  if (mcp) args.push('-e', mcp.extension, '-e', 'builtin:mcp');
   return {
     args,
     // No startup network checks (update and package lookups) in headless runs; extraEnv can undo it.
     // The bridge's secret travels in the environment, never in argv (visible in `ps`) or a file.
-    env: { PI_OFFLINE: '1', ...(bridged ? { [toolBridgeSecretVar]: bridged.secret } : {}) },
+    env: { PI_OFFLINE: '1', ...(mcp?.secret ? { [toolBridgeSecretVar]: mcp.secret } : {}) },
     stdin,
   };
 }
 
-/** Synchronous without tools; with tools, the extension file is written first. */
+/** Synchronous without MCP servers; with tools or mcpServers, the extension file is written first. */
 export function buildPiInvocation(ctx: InvocationContext, mode: PiMode = 'json'): Invocation | Promise<Invocation> {
   const bridge = ctx.toolBridge;
-  if (!bridge) return invocation(ctx, mode);
-  return ctx.writeTempFile('coderline-tool-bridge.mjs', toolBridgeExtension(bridge)).then((extension) =>
-    invocation(ctx, mode, { extension, tools: piBridgedToolNames(bridge.name, bridge.toolNames), secret: bridge.secret }),
+  if (!bridge && !mcpServerEntries(ctx.opts).length) return invocation(ctx, mode);
+  return ctx.writeTempFile('coderline-tool-bridge.mjs', mcpExtension(bridge, ctx.opts)).then((extension) =>
+    invocation(ctx, mode, {
+      extension,
+      bridgedTools: bridge ? piBridgedToolNames(bridge.name, bridge.toolNames) : [],
+      ...(bridge ? { secret: bridge.secret } : {}),
+    }),
   );
 }

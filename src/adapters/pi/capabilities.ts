@@ -48,9 +48,15 @@ export const piCapabilities: CapabilityTable = {
     how: '-e <temp extension> calling pi.registerMcpServer("coderline", { url, headers, exposure: "direct" }) (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret, passed in the environment) + -e builtin:mcp + mcp__coderline__<tool> added to a --tools allowlist',
     since: MCP_SINCE,
   },
+  mcpServers: {
+    level: 'native',
+    how: 'the same -e <temp extension>: pi.registerMcpServer(<name>, { command, args, env | url, headers, exposure: "direct" }), env and header values escaped so pi takes them literally; tools named mcp__<server>__<tool>. A --tools allowlist (allowedTools, plan mode) hides them',
+    since: MCP_SINCE,
+  },
   canUseTool: { level: 'native', how: 'live sessions only: an extension the SDK installs (-e) asks the host for each tool call through an input dialog; changed input and a deny message reach pi. Every tool call goes through it; tools given as `tools` too' },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   streamPartialMessages: { level: 'native', how: 'message_update text/thinking deltas (pi always streams; dropped unless asked)' },
+  images: { level: 'native', how: '@<file> arguments: pi attaches them to the first message (images by content type) next to the prompt from stdin; the model must declare input ["text", "image"] in models.json, or pi leaves the image out' },
 };
 
 /** What to use instead, shown in FeatureNotSupportedError. */
@@ -62,6 +68,7 @@ export const piInsteadHints: Partial<Record<FeatureName, string>> = {
   maxBudgetUsd: 'pi has no budget flag; watch RunResult.usage.costUsd (priced from models.json) instead.',
   isolation: 'Point PI_CODING_AGENT_DIR (extraEnv) at a directory of your own to isolate pi\'s config and sessions.',
   permissionMode: 'permissionMode is Claude-only; use permissionPolicy (pi: --tools / --exclude-tools).',
+  strictMcpConfig: "pi always loads the MCP servers of its mcp.json (global, and the project's when trusted); point PI_CODING_AGENT_DIR (extraEnv) at a directory of your own to leave the user's out.",
 };
 
 /** Flags the pi adapter sets itself, with their aliases: the JSON mode, the session flags, the tool list, extensions and every flag an option above sets. extraArgs may not pass them. */

@@ -85,7 +85,7 @@ export const piLive: LiveSpec = {
   },
   minVersion: '1.6.0',
   launchOnly: [],
-  notLive: ['outputSchema'],
+  notLive: ['outputSchema', 'images'],
   dialect: rpcDialect,
   async buildInvocation(ctx) {
     const { args, env } = await buildPiInvocation(ctx, 'rpc');
