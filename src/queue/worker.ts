@@ -171,10 +171,14 @@ export function createWorker(config: WorkerConfig): CoderWorker {
   };
 
   if (config.handleSignals ?? true) {
+    // Our handlers stay until the close is done: while another listener exists, signal-exit (which the
+    // core uses for its exit hooks) does not re-raise the signal, which would end the process at once.
     const onSignal = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-      void close().finally(() => process.kill(process.pid, signal));
+      void close().finally(() => {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+        process.kill(process.pid, signal);
+      });
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);

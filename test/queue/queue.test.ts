@@ -29,10 +29,26 @@ function newQueue(): { queue: CoderQueue; name: string } {
 const flagFile = () => join(mkdtempSync(join(tmpdir(), 'coderline-queue-flag-')), 'first-run');
 const init = (sessionId: string) => ({ out: { type: 'init', sessionId } });
 
-/** Reads a job's events until one matches; the events seen so far come back with it. */
-async function eventsUntil(events: AsyncIterable<CoderStreamEvent<string>>, match: (event: CoderStreamEvent<string>) => boolean): Promise<CoderStreamEvent<string>> {
-  for await (const event of events) if (match(event)) return event;
-  throw new Error('the job ended without the awaited event');
+/** Reads a job's events until one matches (the iterator stays open for more). */
+async function eventsUntil(events: AsyncIterable<CoderStreamEvent<string>> | AsyncIterator<CoderStreamEvent<string>>, match: (event: CoderStreamEvent<string>) => boolean): Promise<CoderStreamEvent<string>> {
+  const iterator = Symbol.asyncIterator in events ? events[Symbol.asyncIterator]() : events;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) throw new Error('the job ended without the awaited event');
+    if (match(next.value)) return next.value;
+  }
+}
+
+/** BullMQ moves a job to completed just after its result is recorded: polls the counts until they settle. */
+async function countsBecome(queue: CoderQueue, expected: Record<string, number>): Promise<void> {
+  const until = Date.now() + 60_000;
+  let counts: Record<string, number> = {};
+  while (Date.now() < until) {
+    counts = await queue.bull.getJobCounts(...Object.keys(expected));
+    if (JSON.stringify(counts) === JSON.stringify(expected)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(counts).toEqual(expected);
 }
 
 const grandchildPid = (event: CoderStreamEvent<string>) => (event.raw as { pid: number }).pid;
@@ -59,7 +75,7 @@ describe('coderline/queue', () => {
     const jobs = await Promise.all(handles.map((handle) => queue.bull.getJob(handle.id)));
     expect(jobs.map((job) => job?.attemptsStarted)).toEqual(Array(50).fill(1));
     expect(new Set(jobs.map((job) => job?.processedBy))).toEqual(new Set(['w1', 'w2']));
-    expect(await queue.bull.getJobCounts('completed', 'failed', 'active', 'wait')).toEqual({ completed: 50, failed: 0, active: 0, wait: 0 });
+    await countsBecome(queue, { completed: 50, failed: 0, active: 0, wait: 0 });
   });
 
   it('cancel() stops a running job: cancelled, and its CLI process group is gone', async () => {
@@ -95,13 +111,13 @@ describe('coderline/queue', () => {
     const first = await startWorkerProcess({ name, workerName: 'doomed', ...stall });
     const handle = await queue.enqueue('fake', 'x', script([init('first'), { firstRunOnly: { flag, steps: [{ grandchild: {} }, { hang: 1 }] } }, done('second attempt')]));
     const events = handle.events[Symbol.asyncIterator]();
-    const grandchild = grandchildPid(await eventsUntil({ [Symbol.asyncIterator]: () => events }, (event) => event.type === 'progress' && event.subtype === 'grandchild'));
+    const grandchild = grandchildPid(await eventsUntil(events, (event) => event.type === 'progress' && event.subtype === 'grandchild'));
     const group = groupOf(grandchild);
     await startWorkerProcess({ name, workerName: 'survivor', ...stall });
     first.child.kill('SIGKILL');
     await first.exited;
     // The next event is the second attempt's first: by then the dead worker's CLI must be gone.
-    await eventsUntil({ [Symbol.asyncIterator]: () => events }, (event) => event.type === 'init');
+    await eventsUntil(events, (event) => event.type === 'init');
     expect(isGroupAlive(group)).toBe(false);
     const result = await handle.result;
     expect(result).toMatchObject({ status: 'success', text: 'second attempt' });
@@ -123,7 +139,7 @@ describe('coderline/queue', () => {
     expect(events.filter((event) => event.type === 'init').length).toBe(2);
     const job = await queue.bull.getJob(handle.id);
     expect(job?.attemptsMade).toBe(1);
-    expect(await queue.bull.getJobCounts('completed', 'failed')).toEqual({ completed: 1, failed: 0 });
+    await countsBecome(queue, { completed: 1, failed: 0 });
   });
 
   it('auth and invalid_output failures are not retried', async () => {
