@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidOptionsError, type CoderStreamEvent } from '../../src/index.js';
+import type { JobType } from 'bullmq';
 import { createQueue, type CoderQueue } from '../../src/queue/index.js';
 import { done, script } from '../support/fake-adapter.js';
 import { isGroupAlive, isProcessAlive, processTable } from '../support/processes.js';
@@ -44,7 +45,7 @@ async function countsBecome(queue: CoderQueue, expected: Record<string, number>)
   const until = Date.now() + 60_000;
   let counts: Record<string, number> = {};
   while (Date.now() < until) {
-    counts = await queue.bull.getJobCounts(...Object.keys(expected));
+    counts = await queue.bull.getJobCounts(...(Object.keys(expected) as JobType[]));
     if (JSON.stringify(counts) === JSON.stringify(expected)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
