@@ -50,6 +50,15 @@ describe('the built package', () => {
     expect(out.schema).toMatchObject({ type: 'object', properties: { path: { type: 'string', description: 'where' } }, required: ['path'] });
   });
 
+  // The queue's and the tracer's libraries cost nothing to an app that does not use them.
+  it('loads BullMQ, ioredis and OpenTelemetry only through coderline/queue and coderline/otel', () => {
+    const program = `require(process.env.ENTRY); const found = new Set(Object.keys(require.cache).map((file) => /node_modules[\\\\/](bullmq|ioredis|@opentelemetry[\\\\/]api)[\\\\/]/.exec(file)?.[1]).filter(Boolean)); console.log(JSON.stringify([...found].sort()))`;
+    const loadedBy = (entry: string) => JSON.parse(execFileSync(process.execPath, ['-e', program], { cwd: root, encoding: 'utf8', env: { ...process.env, ENTRY: entry } })) as string[];
+    expect(loadedBy('coderline')).toEqual([]);
+    expect(loadedBy('coderline/queue')).toEqual(['bullmq', 'ioredis']);
+    expect(loadedBy('coderline/otel')).toEqual(['@opentelemetry/api']);
+  });
+
   it('loads no file by a path a bundler cannot see', () => {
     const built = readdirSync(`${root}dist`).filter((file) => /\.c?js$/.test(file)).map((file) => readFileSync(`${root}dist/${file}`, 'utf8'));
     expect(built.filter((code) => /createRequire\(/.test(code))).toEqual([]);
