@@ -208,6 +208,11 @@ export interface AdapterSpec<P extends string = string> {
    * (`--` too: the positional arguments are the adapter's). Checked against the builder by a test.
    */
   ownedFlags?: readonly string[];
+  /**
+   * An option value newer than the oldest supported version (e.g. an effort level), with the version
+   * it needs: older versions fail before spawning instead of ignoring the value with a warning.
+   */
+  valueSince?(opts: ResolvedOpts): { option: string; since: string } | undefined;
   /** Whether the CLI reports usage summed over the whole session rather than per run. */
   usageIsCumulative?: boolean;
   /** Whether `fork()` is possible (it is a feature of sessions, not an option). */

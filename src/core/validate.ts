@@ -83,4 +83,6 @@ export function checkVersionedSupport(adapter: AdapterSpec, opts: ResolvedOpts, 
     const since = adapter.capabilities[feature]?.since;
     if (since !== undefined && compareVersions(version, since) < 0) throw new FeatureNotInVersionError(adapter.name, feature, version, since);
   }
+  const value = adapter.valueSince?.(opts);
+  if (value && compareVersions(version, value.since) < 0) throw new FeatureNotInVersionError(adapter.name, value.option, version, value.since);
 }

@@ -117,6 +117,12 @@ describe('pi features older supported versions lack', () => {
     expect(check({ sessionId: 'abc' }, '0.73.1')).toThrow(expect.objectContaining({ option: 'sessionId', since: '0.79.10' }));
   });
 
+  it("refuses reasoningEffort 'max' before 0.85.1 (0.79.10 would warn and think at its default)", () => {
+    expect(check({ reasoningEffort: 'max' }, '0.79.10')).toThrow(expect.objectContaining({ option: "reasoningEffort 'max'", version: '0.79.10', since: '0.85.1' }));
+    expect(check({ reasoningEffort: 'max' }, '0.85.1')).not.toThrow();
+    expect(check({ reasoningEffort: 'xhigh' }, '0.73.1')).not.toThrow();
+  });
+
   it('lets the versions that have them through', () => {
     expect(check({ tools }, '1.3.0')).not.toThrow();
     expect(check({ permissionPolicy: { deny: ['bash'] }, sessionId: 'abc' }, '0.79.10')).not.toThrow();

@@ -16,6 +16,8 @@ const FLAGS_OF_0_79 = '0.79.10';
  * installed from the registry: a dependency of it is missing).
  */
 const MCP_SINCE = '0.99.1';
+/** `--thinking max`: 0.79.10 only warns "Invalid thinking level" and runs without it; 0.85.1 is the first swept version with it. */
+export const THINKING_MAX_SINCE = '0.85.1';
 
 /** pi's read-only built-in tools: what plan mode allows. */
 export const PI_READ_ONLY_TOOLS = ['read', 'grep', 'find', 'ls'] as const;
@@ -23,7 +25,7 @@ export const PI_READ_ONLY_TOOLS = ['read', 'grep', 'find', 'ls'] as const;
 export const piCapabilities: CapabilityTable = {
   model: { level: 'native', how: '--model <pattern> (provider/id and :<thinking> shorthand accepted)' },
   extraArgs: { level: 'native', how: 'added after the flags the adapter sets; flags it sets itself are refused' },
-  reasoningEffort: { level: 'native', how: '--thinking <off|minimal|low|medium|high|xhigh|max> (none → off; max is 1.x)' },
+  reasoningEffort: { level: 'native', how: '--thinking <off|minimal|low|medium|high|xhigh|max> (none → off; max needs 0.85.1)' },
   workingDirectory: { level: 'native', how: 'process cwd' },
   allowedTools: { level: 'best-effort', how: '--tools <a,b> allowlist (tools not listed are not offered at all)' },
   'permissionPolicy.allow': { level: 'best-effort', how: '--tools <a,b> allowlist (merged with allowedTools)' },

@@ -3,7 +3,7 @@
 import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
-import { piCapabilities, piInsteadHints, piOwnedFlags } from './capabilities.js';
+import { piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
 import { piDocs } from './docs.js';
 import { piLive } from './live.js';
 import { createPiTranslator } from './translate.js';
@@ -43,6 +43,7 @@ export const piAdapter: AdapterSpec<'pi'> = {
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/m.exec(output)?.[1],
   capabilities: piCapabilities,
   ownedFlags: piOwnedFlags,
+  valueSince: (opts) => (opts.reasoningEffort === 'max' ? { option: "reasoningEffort 'max'", since: THINKING_MAX_SINCE } : undefined),
   insteadHints: piInsteadHints,
   // Each assistant message_end carries that model call's usage only.
   usageIsCumulative: false,
