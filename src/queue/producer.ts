@@ -10,7 +10,7 @@ import { outputJsonSchemaOf } from '../core/output-schema.js';
 import { isStandardSchema } from '../core/standard-schema.js';
 import { currentTraceContext } from '../core/run-hooks.js';
 import { StreamFollower } from './follower.js';
-import { callbackOptions, DEFAULT_EVENTS, fromWire, keysOf, type JobData, type JobEventsOptions, type QueueRunOptions, type StreamEntry } from './protocol.js';
+import { callbackOptions, DEFAULT_EVENTS, fromWire, keysOf, type JobData, type JobEventsOptions, type QueueRunOptions, type StreamEntry, type WireResult } from './protocol.js';
 
 export interface QueueConfig {
   /** Where Redis is (ioredis options: host, port, password, tls, …). */
@@ -44,7 +44,7 @@ export interface CoderQueue {
   /** A handle on a job enqueued anywhere, by its id. */
   job(id: string): JobHandle;
   /** The BullMQ queue underneath (counts, pause, clean, …). */
-  readonly bull: Queue;
+  readonly bull: Queue<JobData, WireResult>;
   close(): Promise<void>;
 }
 
@@ -99,7 +99,7 @@ class JobFeed {
 export function createQueue(config: QueueConfig): CoderQueue {
   const connection = { ...config.connection, maxRetriesPerRequest: null };
   const keys = keysOf(config.name);
-  const bull = new Queue(config.name, { connection });
+  const bull = new Queue<JobData, WireResult>(config.name, { connection });
   const redis = new Redis(connection);
   const follower = new StreamFollower(new Redis(connection), redis);
   const feeds = new Map<string, JobFeed>();
