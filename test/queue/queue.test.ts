@@ -138,9 +138,9 @@ describe('coderline/queue', () => {
     const retries = events.filter((event) => event.type === 'progress' && event.kind === 'retry');
     expect(retries.map((event) => event.raw)).toEqual([{ attempt: 1, delayMs: 1_000, errorCode: 'rate_limit' }]);
     expect(events.filter((event) => event.type === 'init').length).toBe(2);
-    const job = await queue.bull.getJob(handle.id);
-    expect(job?.attemptsMade).toBe(1);
     await countsBecome(queue, { completed: 1, failed: 0 });
+    // Two attempts in all: the rate-limited one and its one retry.
+    expect((await queue.bull.getJob(handle.id))?.attemptsStarted).toBe(2);
   });
 
   it('auth and invalid_output failures are not retried', async () => {
