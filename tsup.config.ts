@@ -17,6 +17,9 @@ export default defineConfig({
     copilot: 'src/adapters/copilot/index.ts',
     pi: 'src/adapters/pi/index.ts',
     testing: 'src/testing/index.ts',
+    // BullMQ and ioredis load only through coderline/queue; @opentelemetry/api only through coderline/otel.
+    queue: 'src/queue/index.ts',
+    otel: 'src/otel/index.ts',
     cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],

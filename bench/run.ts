@@ -13,6 +13,7 @@
 //   translate   translation alone, per adapter, vs. split + JSON.parse of the same bytes
 //   retention   heap a translator holds as a 1M-line run goes on (flat = nothing kept per record)
 //   splitter    the line splitter vs. ndjson and readline (bench/line-splitter.ts)
+//   queue       coderline/queue on a local redis-server vs. pool.run(): latency, jobs/s, Redis memory (bench/queue.ts)
 // BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds. BENCH_BASELINE=<git rev>
 // adds coderline as of that commit to the throughput, memory, cold and import sections: before/after side by side.
 import { execFileSync } from 'node:child_process';
@@ -34,7 +35,7 @@ const MEMORY_BYTES = 1_000_000_000;
 const STDERR_FLOOD_BYTES = 256 * 2 ** 20;
 const BASELINE = process.env.BENCH_BASELINE;
 const COLD_LINES = 10;
-const sections = ['throughput', 'memory', 'partial', 'cold', 'import', 'latency', 'live', 'pool', 'translate', 'retention', 'splitter'] as const;
+const sections = ['throughput', 'memory', 'partial', 'cold', 'import', 'latency', 'live', 'pool', 'translate', 'retention', 'splitter', 'queue'] as const;
 type Section = (typeof sections)[number];
 
 const out: string[] = [];
@@ -314,7 +315,19 @@ say(`- machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(tot
 say(`- load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
 say(`- coderline at ${commit} (plus uncommitted changes, if any); vendor SDKs: @anthropic-ai/claude-agent-sdk ${versionOf(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`)}, @openai/codex-sdk ${versionOf(`${benchDir}node_modules/@openai/codex-sdk`)}`);
 say(`- fake CLI: bench/fake-cli.mjs replaying fixtures/claude/2.1.332/tool_bash.jsonl and fixtures/codex/0.171.0/two-messages.jsonl`);
-const steps: Record<Section, () => void> = { throughput, memory, partial: partialMessages, cold: coldFirstRun, import: importCost, latency, live, pool, translate, retention, splitter };
+/** coderline/queue, from source through tsx (it starts its own redis-server and worker processes). */
+function queue(): void {
+  say('## queue: coderline/queue on one local redis-server vs. pool.run()');
+  const reports = execFileSync(process.execPath, ['--import', 'tsx', join(benchDir, 'queue.ts')], { cwd: rootDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, number | string>);
+  raw.queue = reports;
+  for (const report of reports) say(`- ${Object.entries(report).map(([key, value]) => `${key} ${typeof value === 'number' ? Math.round(value * 10) / 10 : value}`).join(', ')}`);
+  say();
+}
+
+const steps: Record<Section, () => void> = { throughput, memory, partial: partialMessages, cold: coldFirstRun, import: importCost, latency, live, pool, translate, retention, splitter, queue };
 for (const section of chosen) {
   say();
   steps[section]();

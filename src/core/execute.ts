@@ -10,6 +10,7 @@ import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { decideOutcome, validateOutcome } from './outcome.js';
 import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
+import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
 import type { PermissionPromptTool, ToolBridge } from './tool-bridge.js';
@@ -47,6 +48,20 @@ async function storedUsageTotal(request: ExecuteRequest, cwd: string): Promise<U
 }
 
 export async function execute(request: ExecuteRequest): Promise<RunResult<unknown, string>> {
+  const observation = observeRun(request.adapter.name, request.opts);
+  if (!observation) return executeRun(request, undefined);
+  let result: RunResult<unknown, string>;
+  try {
+    result = await executeRun(request, observation);
+  } catch (error) {
+    observation.failed(error);
+    throw error;
+  }
+  observation.ended(result);
+  return result;
+}
+
+async function executeRun(request: ExecuteRequest, observation: RunObservation | undefined): Promise<RunResult<unknown, string>> {
   const { adapter, opts } = request;
   let memory = request.memory;
   const started = Date.now();
@@ -106,6 +121,7 @@ export async function execute(request: ExecuteRequest): Promise<RunResult<unknow
     if (event.type === 'usage' && adapter.usageIsCumulative) event = { ...event, usage: shareOf(event.usage) };
     tracker.observe(event);
     collected?.push(event);
+    observation?.event?.(event);
     // No closure per event (or per line, below) when there is no callback to guard.
     const { onEvent } = opts;
     if (onEvent) guard(() => onEvent(event as CoderStreamEvent));

@@ -2,7 +2,7 @@
 // A scriptable stand-in for an agent CLI, used only by the core's tests (its output is made up and
 // claims to be no real CLI's). The script is a JSON array of steps in FAKE_CLI_SCRIPT.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 if (process.argv.includes('--version')) {
   process.stdout.write(`fake-cli ${process.env.FAKE_CLI_VERSION ?? '1.2.0'}\n`);
@@ -10,7 +10,14 @@ if (process.argv.includes('--version')) {
 }
 if (process.env.FAKE_CLI_MARKER) writeFileSync(process.env.FAKE_CLI_MARKER, String(process.pid));
 
-const steps = JSON.parse(process.env.FAKE_CLI_SCRIPT ?? '[]');
+// { firstRunOnly: { flag, steps } }: its steps run only while the flag file does not exist yet (the
+// first run of a script creates it), so a retried or re-run job behaves differently the second time.
+const steps = JSON.parse(process.env.FAKE_CLI_SCRIPT ?? '[]').flatMap((step) => {
+  if (!('firstRunOnly' in step)) return [step];
+  if (existsSync(step.firstRunOnly.flag)) return [];
+  writeFileSync(step.firstRunOnly.flag, String(process.pid));
+  return step.firstRunOnly.steps;
+});
 const write = (stream, data) => new Promise((resolve) => (stream.write(data) ? resolve() : stream.once('drain', resolve)));
 const line = (value) => `${typeof value === 'string' ? value : JSON.stringify(value)}\n`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

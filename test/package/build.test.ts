@@ -54,7 +54,7 @@ describe('the built package', () => {
   // zod left the package: every zod 4 entry point loads its 64 locales, too slow for a cold import
   // (docs/decisions.md). Every package the build imports is a dependency, and every dependency is used.
   it('imports its dependencies and nothing else: no zod', () => {
-    const { dependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { dependencies: Record<string, string> };
+    const { dependencies, peerDependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as Record<'dependencies' | 'peerDependencies', Record<string, string>>;
     const code = readdirSync(`${root}dist`).filter((file) => /\.c?js$/.test(file)).map((file) => readFileSync(`${root}dist/${file}`, 'utf8'));
     // Static imports and exports open a line in the build; dynamic ones and require() name a string alone.
     const specifiers = code.flatMap((text) => [...text.matchAll(/^(?:import|export)\b[^;'"]*?["']([^"']+)["']|\b(?:import|require)\(\s*["']([^"']+)["']\s*\)/gm)].map((match) => match[1] ?? match[2]!));
@@ -62,7 +62,17 @@ describe('the built package', () => {
       .filter((specifier) => !/^(node:|\.)/.test(specifier) && !builtinModules.includes(specifier) && specifier !== 'coderline')
       .map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')))];
     expect(packages).not.toContain('zod');
-    expect(packages.sort()).toEqual(Object.keys(dependencies).sort());
+    // Peers are the optional integrations' libraries (coderline/queue, coderline/otel), which the app installs.
+    expect(packages.sort()).toEqual([...Object.keys(dependencies), ...Object.keys(peerDependencies)].sort());
+  });
+
+  // The queue's and the tracer's libraries cost nothing to an app that does not use them.
+  it('loads BullMQ, ioredis and OpenTelemetry only through coderline/queue and coderline/otel', () => {
+    const program = `require(process.env.ENTRY); const found = new Set(Object.keys(require.cache).map((file) => /node_modules[\\\\/](bullmq|ioredis|@opentelemetry[\\\\/]api)[\\\\/]/.exec(file)?.[1]).filter(Boolean)); console.log(JSON.stringify([...found].sort()))`;
+    const loadedBy = (entry: string) => JSON.parse(execFileSync(process.execPath, ['-e', program], { cwd: root, encoding: 'utf8', env: { ...process.env, ENTRY: entry } })) as string[];
+    expect(loadedBy('coderline')).toEqual([]);
+    expect(loadedBy('coderline/queue')).toEqual(['bullmq', 'ioredis']);
+    expect(loadedBy('coderline/otel')).toEqual(['@opentelemetry/api']);
   });
 
   it('loads no file by a path a bundler cannot see', () => {

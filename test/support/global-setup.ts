@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
+import { REDIS_PORT_VARIABLE, startRedis } from './redis.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -40,8 +41,15 @@ function unpackCopilot(): void {
   execFileSync(copilotBinary, ['--version'], { env: { ...process.env, HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' }, stdio: 'ignore' });
 }
 
-export default function setup(): () => void {
+export default async function setup(): Promise<() => Promise<void>> {
   installNode22ForPi();
   unpackCopilot();
-  return privateTempFolder();
+  const removeTemp = privateTempFolder();
+  // One real Redis for the queue tests (each test uses queues of its own names).
+  const redis = await startRedis();
+  process.env[REDIS_PORT_VARIABLE] = String(redis.port);
+  return async () => {
+    await redis.stop();
+    removeTemp();
+  };
 }

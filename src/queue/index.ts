@@ -1,0 +1,5 @@
+// coderline/queue: runs as BullMQ jobs on Redis, for fleets of workers past one machine.
+// BullMQ and ioredis load only through this entry.
+export { createQueue, type CoderQueue, type EnqueueOptions, type JobHandle, type QueueConfig } from './producer.js';
+export { createWorker, type CoderWorker, type WorkerConfig } from './worker.js';
+export type { JobData, JobEventsOptions, QueueRunOptions, WireResult } from './protocol.js';

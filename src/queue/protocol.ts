@@ -1,0 +1,80 @@
+// What producers and workers exchange through Redis: the job's data (options as plain data), the
+// entries of a job's event stream, and a RunResult with its error flattened to JSON and back.
+import { CoderError, type ErrorCode } from '../errors.js';
+import type { CoderStreamEvent } from '../events.js';
+import type { OneShotOpts } from '../options.js';
+import type { RunResult } from '../result.js';
+
+/** Options that cannot travel as data, and what to do instead. */
+export const callbackOptions = {
+  onEvent: 'read handle.events on the producer instead',
+  onRawLine: 'set events.raw and read handle.rawLines on the producer instead',
+  signal: 'call handle.cancel() instead',
+  canUseTool: 'register the policy on the workers (createWorker({ permissionPolicies })) and pass its name',
+} as const;
+
+/** What a queued run may be given: every run option that is data, tools and the canUseTool policy by name. */
+export type QueueRunOptions = Omit<OneShotOpts, keyof typeof callbackOptions | 'tools' | 'collectEvents'> & {
+  /** Names of tools registered on the workers (createWorker({ tools })). */
+  tools?: string[];
+  /** Name of a canUseTool policy registered on the workers (createWorker({ permissionPolicies })). */
+  canUseTool?: string;
+};
+
+export interface JobEventsOptions {
+  /** How many entries the job's event stream keeps (approximately: Redis trims whole nodes). Default 10,000. */
+  maxLen?: number;
+  /** Also put every raw stdout line in the stream (handle.rawLines). Default false. */
+  raw?: boolean;
+}
+
+export interface JobData {
+  cli: string;
+  prompt: string;
+  options: Record<string, unknown>;
+  events: Required<JobEventsOptions>;
+  /** Trace context carried from enqueue() to the worker (W3C trace-context fields), when a tracer is active. */
+  trace?: Record<string, string>;
+}
+
+export interface WireError {
+  name: string;
+  code: ErrorCode;
+  message: string;
+  provider?: string;
+}
+
+export type WireResult = Omit<RunResult<unknown, string>, 'error' | 'events'> & { error: WireError | undefined };
+
+/** One entry of a job's event stream. */
+export type StreamEntry =
+  | { t: 'event'; event: CoderStreamEvent<string> }
+  | { t: 'raw'; line: string }
+  | { t: 'result'; result: WireResult };
+
+export const STREAM_FIELD = 'e';
+export const DEFAULT_EVENTS: Required<JobEventsOptions> = { maxLen: 10_000, raw: false };
+
+/** Redis keys of a queue's coderline side (BullMQ keeps its own under `bull:<name>`). */
+export function keysOf(name: string) {
+  const base = `coderline:${name}`;
+  return {
+    stream: (id: string) => `${base}:events:${id}`,
+    cancelled: (id: string) => `${base}:cancelled:${id}`,
+    result: (id: string) => `${base}:result:${id}`,
+    cancelChannel: `${base}:cancel`,
+  };
+}
+
+export function toWire(result: RunResult<unknown, string>): WireResult {
+  const { error, events: _events, ...rest } = result;
+  return { ...rest, error: error && { name: error.name, code: error.code, message: error.message, ...(error.provider ? { provider: error.provider } : {}) } };
+}
+
+export function fromWire(result: WireResult): RunResult<unknown, string> {
+  const { error } = result;
+  if (!error) return { ...result, error: undefined };
+  const rebuilt = new CoderError(error.code, error.message, error.provider === undefined ? {} : { provider: error.provider });
+  rebuilt.name = error.name;
+  return { ...result, error: rebuilt };
+}
