@@ -140,7 +140,7 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
   function chunk(kind: 'message' | 'reasoning', update: JsonObject, raw: unknown): TranslatedEvent[] {
     const piece = textOf(update.content) ?? '';
     if (kind === 'message' && RETRY_NOTICE.test(piece)) return [{ type: 'progress', kind: 'retry', message: piece, raw }];
-    if (kind === 'message' && !modelWrote && !failure && !text && piece.startsWith(ERROR_PREFIX)) {
+    if (kind === 'message' && !modelWrote && !failure && piece.startsWith(ERROR_PREFIX)) {
       failure = { message: piece.slice(ERROR_PREFIX.length), raw };
       return [];
     }
@@ -216,7 +216,7 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
     if (failed) failure = undefined;
     const events = flush(record);
     const total = usageOf(result?.usage);
-    // No usage: no model call completed in this turn (it was cancelled before one did).
+    // No usage: no model call completed (the turn was cancelled or failed before one did).
     if (total) {
       events.push({ type: 'usage', usage: since(total, sessionTotal), raw: record });
       sessionTotal = total;
