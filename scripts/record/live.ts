@@ -50,6 +50,12 @@ const scenarios: LiveScenario[] = [
     script: (_shell, hang) => (_request, index) => (index === 0 ? hang : { text: 'Back again.' }),
     turns: [{ prompt: 'Think forever.', interrupt: true }, { prompt: 'Are you there?' }],
   },
+  {
+    name: 'model-error',
+    what: 'every model request of the first turn fails with HTTP 401: the turn fails with auth; the next turn answers',
+    script: () => (request) => (JSON.stringify(request.body).includes('Are you back?') ? { text: 'Back again.' } : { kind: 'error', status: 401, message: 'bad key' }),
+    turns: [{ prompt: 'Say hi.' }, { prompt: 'Are you back?' }],
+  },
 ];
 
 async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {

@@ -82,6 +82,63 @@ describe('copilot ACP translator', () => {
     expect(events[5]).toMatchObject({ status: 'error' });
   });
 
+  describe('a failed model call (Copilot writes "Error: …" as one whole chunk and answers end_turn)', () => {
+    const chunk = (text: string) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    const retry = chunk('Info: Request failed due to a transient API error. Retrying...');
+    const endTurn = answer({ stopReason: 'end_turn' });
+    const failedWith = (records: unknown[], streamPartialMessages = false) => {
+      const events = translateAll(records, streamPartialMessages);
+      return { events, error: events.find((event) => event.type === 'error'), done: events.at(-1) };
+    };
+
+    it.each([
+      ['HTTP 400', 'Error: 400 fake bad request', 'server', 400],
+      ['HTTP 401', 'Error: Authentication failed with provider at http://127.0.0.1:41000/v1 (HTTP 401).\n  Check your COPILOT_PROVIDER_API_KEY.', 'auth', 401],
+      ['HTTP 429', 'Error: Failed to get response from the AI model; retried 5 times (total retry wait time: 5.00 seconds) Last error: 429 slow down', 'rate_limit', 429],
+      ['HTTP 500', 'Error: Failed to get response from the AI model; retried 5 times (total retry wait time: 14.59 seconds) Last error: 500 boom', 'server', 500],
+      ['a dropped stream', 'Error: Failed to get response from the AI model; retried 5 times (total retry wait time: 5.00 seconds) Last error: Failed native model HTTP request: error decoding response body', 'server', undefined],
+    ])('%s → a fatal error with the one-shot code, no answer text, retries as retry progress', (_case, text, code, httpStatus) => {
+      const { events, error, done } = failedWith([retry, chunk(text), endTurn], true);
+      expect(error).toMatchObject({ code, fatal: true, message: text.slice('Error: '.length) });
+      expect(error && 'httpStatus' in error ? error.httpStatus : undefined).toBe(httpStatus);
+      expect(done).toMatchObject({ type: 'done', status: 'error' });
+      expect(events.filter((event) => event.type === 'message')).toEqual([]);
+      expect(events.filter((event) => event.type === 'progress' && event.kind === 'retry')).toHaveLength(1);
+    });
+
+    it('also after a tool call in the same turn (the next model call failed)', () => {
+      const { error, done } = failedWith([
+        update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'd', kind: 'execute', status: 'pending', rawInput: { command: 'echo hi' } }),
+        update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', rawOutput: { content: 'hi' } }),
+        retry,
+        chunk('Error: Failed to get response from the AI model; retried 5 times (total retry wait time: 15.66 seconds) Last error: 500 boom'),
+        answer({ stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5 } }),
+      ]);
+      expect(error).toMatchObject({ code: 'server', httpStatus: 500 });
+      expect(done).toMatchObject({ status: 'error' });
+    });
+
+    it('"Error: " text is the answer where the model wrote text in the turn, or where more text follows it (the retry notice is not)', () => {
+      for (const [first, second] of [
+        ['The log says: ', 'Error: 500 boom'],
+        ['Error: 500 boom', ' is what the log says.'],
+      ] as const) {
+        const { events, error, done } = failedWith([retry, chunk(first), chunk(second), endTurn], true);
+        const text = first + second;
+        expect(error).toBeUndefined();
+        expect(done).toMatchObject({ status: 'success' });
+        expect(events.filter((event) => event.type === 'message' && !event.delta)).toEqual([expect.objectContaining({ text })]);
+        expect(events.filter((event) => event.type === 'message' && event.delta).map((event) => (event.type === 'message' ? event.text : '')).join('')).toBe(text);
+      }
+    });
+
+    it('a turn after a failed one starts clean', () => {
+      const events = translateAll([chunk('Error: 400 fake bad request'), endTurn, ...textTurn]);
+      expect(events.filter((event) => event.type === 'done').map((event) => (event.type === 'done' ? event.status : ''))).toEqual(['error', 'success']);
+      expect(events.find((event) => event.type === 'message')).toMatchObject({ text: 'after' });
+    });
+  });
+
   it('is deterministic', () => {
     expect(translateAll([...rejectedTurn, ...textTurn], true)).toEqual(translateAll([...rejectedTurn, ...textTurn], true));
   });

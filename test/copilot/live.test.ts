@@ -63,6 +63,40 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     expect(JSON.stringify(chatBody(model.requests[2]).messages)).toContain('Think forever.');
   });
 
+  describe('a failed model call fails the turn (Copilot writes it as "Error: …" text and answers end_turn)', () => {
+    /** A fake that fails with `status` until `recover()`, then answers. */
+    async function failing(status: number) {
+      let failingNow = true;
+      const setup = await fake(() => (failingNow ? { kind: 'error', status, message: `fake ${status}` } : { text: 'Back again.' }));
+      return { ...setup, recover: () => (failingNow = false) };
+    }
+
+    it('HTTP 401 → status error with code auth; the session goes on and the next turn succeeds', async () => {
+      const { opts, recover } = await failing(401);
+      const live = await open(opts);
+      const failed = await live.send('Say hi.', { collectEvents: true }).result;
+      expect(failed).toMatchObject({ status: 'error', error: { code: 'auth' }, pid: live.pid });
+      expect(failed.error?.message).toContain('HTTP 401');
+      // Copilot's notices are no answer: no text, and its retries are retry progress events.
+      expect(failed.text ?? '').toBe('');
+      recover();
+      expect(await live.send('Again.').result).toMatchObject({ status: 'success', text: 'Back again.', pid: live.pid });
+    });
+
+    it('HTTP 500 after Copilot gave up retrying → status error with code server; the next turn succeeds', async () => {
+      const { model, opts, recover } = await failing(500);
+      const live = await open(opts);
+      const failed = await live.send('Say hi.', { collectEvents: true }).result;
+      expect(failed).toMatchObject({ status: 'error', error: { code: 'server' } });
+      expect(failed.error?.message).toContain('Last error: 500 fake 500');
+      expect(model.requests.length).toBeGreaterThan(1);
+      expect(ofType(failed.events, 'progress').filter((event) => event.kind === 'retry').length).toBe(model.requests.length - 1);
+      expect(failed.text ?? '').toBe('');
+      recover();
+      expect(await live.send('Again.').result).toMatchObject({ status: 'success', text: 'Back again.', pid: live.pid });
+    });
+  });
+
   it('close() while a turn runs: the turn is cancelled first (session/cancel), then the process group is gone', async () => {
     const { model, opts } = await fake([{ kind: 'hang', after: 'first-event' }]);
     const live = await open(opts);

@@ -9,8 +9,12 @@
 // - text and reasoning arrive only as chunks; a message ends at the next tool call or the answer;
 // - `tool_call` names no tool, only its `kind` (`execute`, `edit`, `read` …), which stands as the name;
 // - `tool_call_update` without a status is streamed shell output; `completed` / `failed` finish the call,
-//   and a shell command that exits non-zero still says `completed` (its exit code is in rawOutput.contents).
+//   and a shell command that exits non-zero still says `completed` (its exit code is in rawOutput.contents);
+// - a failed model call has no record or field of its own: Copilot writes "Error: <why>" as one whole
+//   message chunk and answers `end_turn` (see modelFailure below); each retry before it is one whole
+//   chunk "Info: <why>. Retrying...".
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
+import { classifyApiError } from '../../core/api-errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../core/json.js';
 import { emptyUsage } from '../../core/usage.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
@@ -30,6 +34,36 @@ const statusUpdates = new Set(['available_commands_update', 'config_option_updat
 
 /** Stop reasons of a turn that ended as it should. */
 const finishedReasons = new Set(['end_turn', 'max_tokens']);
+
+/**
+ * Copilot's notices, written into the message stream as single whole chunks (1.0.102, measured against
+ * HTTP 400, 401, 429, 500 and dropped connections; the session store has a `session.error` record with
+ * the status, but ACP sends nothing but this text). Text is all there is, so only a chunk that is the
+ * whole notice counts, and an error only where the model wrote no text of its own in the turn.
+ */
+const RETRY_NOTICE = /^Info: [^\n]*Retrying\.\.\.$/;
+const ERROR_PREFIX = 'Error: ';
+
+/** Where Copilot's error texts put the HTTP status: "400 bad request", "… (HTTP 401).", "… Last error: 500 boom". */
+const STATUS_PATTERNS = [/^(\d{3}) /, /\(HTTP (\d{3})\)/, /Last error: (\d{3}) /];
+
+function httpStatusOf(message: string): number | undefined {
+  const match = STATUS_PATTERNS.map((pattern) => pattern.exec(message)).find((found) => found !== null);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The failed model call a turn ended on, as the one-shot adapter reports it (the same ErrorCodes). */
+function modelFailure(message: string, raw: unknown): TranslatedEvent {
+  const httpStatus = httpStatusOf(message);
+  return {
+    type: 'error',
+    code: classifyApiError(httpStatus, message, 'server'),
+    fatal: true,
+    message,
+    ...(httpStatus === undefined ? {} : { httpStatus }),
+    raw,
+  };
+}
 
 const count = (value: unknown): number => (typeof value === 'number' && value > 0 ? value : 0);
 
@@ -77,10 +111,25 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
   let turnStarted = false;
   let text = '';
   let reasoning = '';
+  /** Whether the model wrote text in this turn: then an "Error: " chunk is its text, not Copilot's. */
+  let modelWrote = false;
+  /** An "Error: " chunk held back until the turn shows whether it was Copilot's last word. */
+  let failure: { message: string; raw: unknown } | undefined;
+
+  /** A held "Error: " chunk that turned out not to be last is text like any other. */
+  function releaseFailure(): TranslatedEvent[] {
+    if (!failure) return [];
+    const piece = ERROR_PREFIX + failure.message;
+    const { raw } = failure;
+    failure = undefined;
+    text += piece;
+    modelWrote = true;
+    return streamPartial ? [{ type: 'message', role: 'assistant', text: piece, delta: true, raw }] : [];
+  }
 
   /** The text streamed since the last tool call, as one whole message (and the reasoning before it). */
   function flush(raw: unknown): TranslatedEvent[] {
-    const events: TranslatedEvent[] = [];
+    const events: TranslatedEvent[] = releaseFailure();
     if (reasoning) events.push({ type: 'reasoning', text: reasoning, delta: false, raw });
     if (text) events.push({ type: 'message', role: 'assistant', text, delta: false, raw });
     reasoning = '';
@@ -90,10 +139,18 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
 
   function chunk(kind: 'message' | 'reasoning', update: JsonObject, raw: unknown): TranslatedEvent[] {
     const piece = textOf(update.content) ?? '';
-    if (kind === 'message') text += piece;
-    else reasoning += piece;
-    if (!streamPartial || !piece) return [];
-    return [kind === 'message' ? { type: 'message', role: 'assistant', text: piece, delta: true, raw } : { type: 'reasoning', text: piece, delta: true, raw }];
+    if (kind === 'message' && RETRY_NOTICE.test(piece)) return [{ type: 'progress', kind: 'retry', message: piece, raw }];
+    if (kind === 'message' && !modelWrote && !failure && piece.startsWith(ERROR_PREFIX)) {
+      failure = { message: piece.slice(ERROR_PREFIX.length), raw };
+      return [];
+    }
+    const events = kind === 'message' ? releaseFailure() : [];
+    if (kind === 'message') {
+      text += piece;
+      modelWrote ||= piece !== '';
+    } else reasoning += piece;
+    if (!streamPartial || !piece) return events;
+    return [...events, kind === 'message' ? { type: 'message', role: 'assistant', text: piece, delta: true, raw } : { type: 'reasoning', text: piece, delta: true, raw }];
   }
 
   function toolCall(update: JsonObject, raw: unknown): TranslatedEvent[] {
@@ -152,14 +209,21 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
 
   function answer(record: JsonObject): TranslatedEvent[] {
     turnStarted = false;
+    modelWrote = false;
     const result = asJsonObject(record.result);
     const stopReason = stringOf(result?.stopReason) ?? 'unknown';
+    const failed = stopReason === 'end_turn' ? failure : undefined;
+    if (failed) failure = undefined;
     const events = flush(record);
     const total = usageOf(result?.usage);
-    // No usage: no model call completed in this turn (it was cancelled before one did).
+    // No usage: no model call completed (the turn was cancelled or failed before one did).
     if (total) {
       events.push({ type: 'usage', usage: since(total, sessionTotal), raw: record });
       sessionTotal = total;
+    }
+    if (failed) {
+      events.push(modelFailure(failed.message, failed.raw), { type: 'done', status: 'error', raw: record });
+      return events;
     }
     if (finishedReasons.has(stopReason)) {
       if (stopReason === 'max_tokens') events.push({ type: 'progress', kind: 'warning', subtype: stopReason, message: 'the answer was cut at the token limit', raw: record });
