@@ -11,6 +11,8 @@ const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 /** How often a stopping group is looked at: one read of the process table each time. */
 const POLL_MS = 20;
+/** How long stopping a tree waits for a process that does not stop at once. */
+const FREEZE_WAIT_MS = 1_000;
 
 function sendTo(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -126,21 +128,47 @@ async function stillRunning(pids: ReadonlySet<number>): Promise<Set<number>> {
 }
 
 /**
+ * What runs below the group but left it, each stopped (SIGSTOP) as it is found, until a read finds
+ * nothing new and every one of them stopped: a stopped process starts no other, so none is born
+ * between the read and the signal and left behind. `known` keeps every process found (init adopts a
+ * dead parent's children). One that is slow to stop (in uninterruptible sleep) is waited for a while.
+ */
+async function freezeEscaped(pgid: number, known: Set<number>): Promise<Set<number>> {
+  const deadline = Date.now() + FREEZE_WAIT_MS;
+  for (;;) {
+    let table: ProcessInfo[];
+    try {
+      table = await processTableSource().read();
+    } catch {
+      return new Set([...known].filter((pid) => sendTo(pid, 0)));
+    }
+    const info = new Map(table.map((entry) => [entry.pid, entry]));
+    const escaped = [...groupAndDescendants(table, pgid, known)].filter((pid) => info.get(pid)?.pgid !== pgid);
+    const found = escaped.filter((pid) => !known.has(pid));
+    for (const pid of found) {
+      known.add(pid);
+      sendTo(pid, 'SIGSTOP');
+    }
+    if (found.length > 0) continue;
+    if (escaped.every((pid) => info.get(pid)?.stopped) || Date.now() >= deadline) return new Set(escaped);
+    await sleep(1);
+  }
+}
+
+/**
  * Stops what runs below the group's processes but left the group (a tool command in a session of its
  * own), leaving the group itself running: each signal in turn, SIGKILL last, until none is left.
  */
 export async function terminateEscapedDescendants(pgid: number, steps: ReadonlyArray<readonly [NodeJS.Signals, number]>): Promise<void> {
-  let table: ProcessInfo[];
-  try {
-    table = await processTableSource().read();
-  } catch {
-    return;
-  }
-  const groupOf = new Map(table.map((info) => [info.pid, info.pgid]));
-  let alive = new Set([...groupAndDescendants(table, pgid)].filter((pid) => groupOf.get(pid) !== pgid));
+  const known = new Set<number>();
   for (const [signal, graceMs] of [...steps, ['SIGKILL', 5_000] as const]) {
+    let alive = await freezeEscaped(pgid, known);
     if (alive.size === 0) return;
-    for (const pid of alive) sendTo(pid, signal);
+    // The signal waits while a process is stopped: it acts first thing once the process goes on.
+    for (const pid of alive) {
+      sendTo(pid, signal);
+      sendTo(pid, 'SIGCONT');
+    }
     const deadline = Date.now() + graceMs;
     do {
       await sleep(POLL_MS);

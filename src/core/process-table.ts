@@ -11,6 +11,8 @@ export interface ProcessInfo {
   pgid: number;
   /** Exited, waiting to be reaped: it answers signal 0 but runs nothing. */
   zombie: boolean;
+  /** Stopped by a signal (SIGSTOP): it runs nothing until SIGCONT. */
+  stopped: boolean;
 }
 
 export interface ProcessTableSource {
@@ -28,7 +30,7 @@ function readProc(): ProcessInfo[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       // The command name, in parentheses, may itself contain spaces and parentheses.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      table.push({ pid: Number(entry), ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === 'Z' });
+      table.push({ pid: Number(entry), ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === 'Z', stopped: fields[0] === 'T' });
     } catch {
       // gone while we looked
     }
@@ -79,7 +81,7 @@ export function parsePs(listing: string): ProcessInfo[] {
   for (const line of listing.split('\n')) {
     const [pid, ppid, pgid, stat] = line.trim().split(/\s+/);
     if (stat === undefined) continue;
-    table.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: stat.startsWith('Z') });
+    table.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: stat.startsWith('Z'), stopped: stat.startsWith('T') });
   }
   return table;
 }

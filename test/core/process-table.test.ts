@@ -5,11 +5,12 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isGroupAlive as groupAliveBySdk, sendToGroup } from '../../src/core/process-group.js';
+import { isGroupAlive as groupAliveBySdk, sendToGroup, STOP_STEPS, terminateEscapedDescendants } from '../../src/core/process-group.js';
 import { procSource, psSource, useProcessTableSource, type ProcessTableSource } from '../../src/core/process-table.js';
 import { run, type CoderStreamEvent } from '../../src/index.js';
 import { fakeAdapter, script } from '../support/fake-adapter.js';
-import { isGroupAlive, isProcessAlive } from '../support/processes.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
+import { isGroupAlive, isProcessAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = fakeAdapter();
@@ -156,5 +157,25 @@ describe('stopping a group', () => {
     expect(result.status).toBe('cancelled');
     expect(isGroupAlive(result.pid!)).toBe(false);
     expect(isProcessAlive(grandchildOf(result.events))).toBe(false);
+  });
+});
+
+describe('stopping what left the group, the group itself left running (a live session after an interrupt)', () => {
+  it('a command that keeps starting processes while it is being stopped leaves none behind', async () => {
+    const marker = uniqueMarker('escaped-forker');
+    cleanupAfterTest(() => killMarked(marker));
+    // The leader starts, in a session of its own, a shell that starts a long sleep every 2 ms: every
+    // one started between reading the table and signalling would be missed and live on. The script
+    // travels in the environment, so only the shell and its sleeps carry the marker.
+    const forker = `while :; do (exec -a ${marker} sleep 1000) & sleep 0.002; done`;
+    const leader = spawn(process.execPath, ['-e', `
+      require('node:child_process').spawn('bash', ['-c', process.env.FORKER], { detached: true, stdio: 'ignore' });
+      setInterval(() => {}, 60000);
+    `], { detached: true, stdio: 'ignore', env: { ...process.env, FORKER: forker } });
+    cleanupAfterTest(() => void sendToGroup(leader.pid!, 'SIGKILL'));
+    await waitFor(() => pidsWithMarker(marker).length >= 20, 30_000);
+    await terminateEscapedDescendants(leader.pid!, STOP_STEPS);
+    expect(pidsWithMarker(marker)).toEqual([]);
+    expect(isProcessAlive(leader.pid!)).toBe(true);
   });
 });
