@@ -5,7 +5,9 @@
 // the `session/cancel` notification (the prompt then answers `cancelled`). The agent asks before each
 // shell command and write with `session/request_permission`, answered with the option chosen.
 // Verified on 1.0.102 (cli-notes/copilot.md, "Live mode (probed)"; test/copilot/live.test.ts).
+import { pathToFileURL } from 'node:url';
 import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import type { Attachments } from '../../core/attachments.js';
 import { jsonRpc } from '../../core/channel.js';
 import { asJsonObject, stringOf } from '../../core/json.js';
 import { CoderError } from '../../errors.js';
@@ -43,6 +45,19 @@ const permission: PermissionCodec = {
       ? 'copilot cannot run a changed input (ACP answers with an option id only), so the tool use was denied'
       : undefined,
 };
+
+/**
+ * A prompt's ACP content blocks: the text, each image inline (the agent answers `initialize` with
+ * promptCapabilities.image), each file as an embedded resource (promptCapabilities.embeddedContext).
+ */
+function promptBlocks(prompt: string, attachments: Attachments | undefined): unknown[] {
+  const images = (attachments?.images ?? []).map((image) => ({ type: 'image', mimeType: image.mediaType, data: image.base64 }));
+  const files = (attachments?.files ?? []).map((file) => ({
+    type: 'resource',
+    resource: { uri: pathToFileURL(file.absolutePath).href, mimeType: file.mediaType, ...(file.kind === 'pdf' ? { blob: file.base64 } : { text: file.text }) },
+  }));
+  return [{ type: 'text', text: prompt }, ...images, ...files];
+}
 
 function sessionIdOf(answer: unknown): string {
   const id = stringOf(asJsonObject(answer)?.sessionId);
@@ -89,7 +104,7 @@ export const copilotLive: LiveSpec = {
     return sessionIdOf(await ask({ method: 'session/new', params: { cwd, mcpServers: [] } }, 'session/new'));
   },
   createSessionTranslator: createCopilotAcpTranslator,
-  userMessage: (prompt, _steerId, sessionId) => ({ method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: prompt }] } }),
+  userMessage: (prompt, _steerId, sessionId, attachments) => ({ method: 'session/prompt', params: { sessionId, prompt: promptBlocks(prompt, attachments) } }),
   userMessageIsRequest: true,
   answerRecord: acpAnswerRecord,
   endsTurn: isAcpAnswer,
