@@ -68,7 +68,10 @@ function refuseSessionAttachments(adapter: AdapterSpec, opts: ResolvedOpts): voi
 
 function checkLiveSupport(adapter: AdapterSpec, spec: LiveSpec, opts: ResolvedOpts): void {
   const missing = requestedFeatures(opts).find((feature) => spec.notLive?.includes(feature));
-  if (missing) throw new FeatureNotSupportedError(adapter.name, missing, `${adapter.name} honours ${missing} in one-shot runs only: use start() or run() for it.`);
+  if (!missing) return;
+  // An option the CLI honours nowhere says why (its hint); one it honours in one-shot runs points there.
+  const hint = adapter.capabilities[missing] ? `${adapter.name} honours ${missing} in one-shot runs only: use start() or run() for it.` : adapter.insteadHints?.[missing];
+  throw new FeatureNotSupportedError(adapter.name, missing, hint ?? `${adapter.name} cannot take ${missing}; adapters.md lists which CLIs support it.`);
 }
 
 export class LiveSession<P extends string = string> {

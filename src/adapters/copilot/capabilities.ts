@@ -47,7 +47,7 @@ export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
   appendSystemPrompt: 'Copilot has no flag for this; put instructions in the prompt or in AGENTS.md / .github/copilot-instructions.md.',
   permissionMode: 'permissionMode is Claude-only; use permissionPolicy.mode or copilotMode.',
   maxBudgetUsd: 'Copilot reports premium requests, not dollars; there is no budget flag.',
-  files: "Copilot's prompt mode refuses a text file as --attachment and sends a PDF only as a path to read (1.0.102); use a live session (coder.open(), send(prompt, { files })), which embeds files as ACP resources, or name the path in the prompt.",
+  files: "Copilot 1.0.102 puts no file content in the model request: prompt mode refuses a text file as --attachment and sends a PDF only as a path in <tagged_files>; ACP embedded resources are written to temp files and sent as paths too. Name the file's path in the prompt: the agent reads it with its view tool.",
   strictMcpConfig: "Copilot has no flag that drops the configured MCP servers; isolation: 'strict' gives it a private COPILOT_HOME, so the user's MCP config stays out.",
 };
 

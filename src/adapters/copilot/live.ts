@@ -5,7 +5,6 @@
 // the `session/cancel` notification (the prompt then answers `cancelled`). The agent asks before each
 // shell command and write with `session/request_permission`, answered with the option chosen.
 // Verified on 1.0.102 (cli-notes/copilot.md, "Live mode (probed)"; test/copilot/live.test.ts).
-import { pathToFileURL } from 'node:url';
 import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
 import type { Attachments } from '../../core/attachments.js';
 import { jsonRpc } from '../../core/channel.js';
@@ -46,17 +45,10 @@ const permission: PermissionCodec = {
       : undefined,
 };
 
-/**
- * A prompt's ACP content blocks: the text, each image inline (the agent answers `initialize` with
- * promptCapabilities.image), each file as an embedded resource (promptCapabilities.embeddedContext).
- */
+/** A prompt's ACP content blocks: the text, then each image inline (initialize answers promptCapabilities.image). */
 function promptBlocks(prompt: string, attachments: Attachments | undefined): unknown[] {
   const images = (attachments?.images ?? []).map((image) => ({ type: 'image', mimeType: image.mediaType, data: image.base64 }));
-  const files = (attachments?.files ?? []).map((file) => ({
-    type: 'resource',
-    resource: { uri: pathToFileURL(file.absolutePath).href, mimeType: file.mediaType, ...(file.kind === 'pdf' ? { blob: file.base64 } : { text: file.text }) },
-  }));
-  return [{ type: 'text', text: prompt }, ...images, ...files];
+  return [{ type: 'text', text: prompt }, ...images];
 }
 
 function sessionIdOf(answer: unknown): string {
@@ -78,7 +70,9 @@ export const copilotLive: LiveSpec = {
   launchOnly: ['streamPartialMessages'],
   // Not honoured or not verified over ACP: --mode has no effect there, the prompt-based schema and the
   // tool bridge are one-shot mechanisms, and session/new takes no id.
-  notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'tools', 'sessionId'],
+  // Files too: 1.0.102 writes an embedded resource to a temp file and sends the model only its path
+  // (<tagged_files>), so the content never reaches the request.
+  notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'tools', 'sessionId', 'files'],
   dialect: jsonRpc,
   async buildInvocation(ctx) {
     const { args, env } = await copilotOptions(ctx);
