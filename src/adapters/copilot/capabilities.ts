@@ -33,7 +33,7 @@ export const copilotCapabilities: CapabilityTable = {
   },
   images: {
     level: 'native',
-    how: "prompt mode: --attachment <file>, once per image (the model request gets an image part after the prompt); live sessions: an ACP image content block per image in session/prompt (initialize answers promptCapabilities.image)",
+    how: "prompt mode: --attachment <file>, once per image (the model request gets an image part after the prompt); live sessions: an ACP image content block per image in session/prompt (initialize answers promptCapabilities.image from 1.0.79 to 1.0.102). --attachment is in the --help of every swept version (1.0.73 to 1.0.102)",
   },
   streamPartialMessages: { level: 'native', how: 'assistant.message_delta / reasoning_delta records (the CLI always streams; dropped unless asked)' },
 };
