@@ -74,7 +74,7 @@ Defaults for every session the coder starts. The working directory is fixed when
 
 ### \`LiveSession\`
 
-- \`live.send(prompt, runOptions?)\` → \`RunStream\`: one turn over the live process, queued behind a running one; the same events and \`RunResult\` as \`session.stream()\`. Run options that are launch flags of this CLI are an \`InvalidOptionsError\` here (pass them to \`open()\`).
+- \`live.send(prompt, runOptions?)\` → \`RunStream\`: one turn over the live process, queued behind a running one; the same events and \`RunResult\` as \`session.stream()\`. Run options that are launch flags of this CLI are an \`InvalidOptionsError\` here (pass them to \`open()\`). \`images\` and \`files\` go with the turn they are given to (\`open()\` refuses them); a missing file rejects that turn's \`.result\` with \`InvalidOptionsError\` before anything is written, and the session goes on.
 - \`live.steer(prompt)\`: pushes a message into the running turn; the turn's \`RunResult\` covers what it caused.
 - \`live.interrupt()\` → \`Promise<void>\`: ends the running turn as \`cancelled\`; the session goes on. Aborting a turn's \`signal\` does the same for that turn.
 - \`live.setModel(model)\`, \`live.setPermissionMode(mode)\` → \`Promise<void>\`: for the next turns.
@@ -151,6 +151,11 @@ const structuredOutput = `## Structured output (\`outputSchema\`)
 Supported JSON Schema keywords: ${supportedJsonSchema.checked.map((key) => `\`${key}\``).join(', ')}. Accepted and not checked: ${supportedJsonSchema.annotations.map((key) => `\`${key}\``).join(', ')}. \`$ref\`: ${supportedJsonSchema.refs}. \`items\` is one schema (no tuples); \`$defs\` belong at the root.
 `;
 
+const attachments = `### Attachments (\`images\`, \`files\`)
+
+Paths are relative to \`workingDirectory\`. \`images\` takes PNG, JPEG, GIF and WebP files (by extension); \`files\` takes a PDF (by extension) as a document and any other file as UTF-8 text (a file with NUL bytes is refused). Every path is checked before anything spawns: a missing or unreadable file is an \`InvalidOptionsError\` that names it. Where a CLI cannot put an attachment in front of the model, the option is a \`FeatureNotSupportedError\` saying what to do instead. Today: images on all four CLIs (one-shot and live); files on Claude (text and PDF, one-shot and live) and pi (text, one-shot). The mechanism per CLI is in [adapters.md](../adapters.md); \`codexImages\` is the legacy spelling of \`images\` for Codex.
+`;
+
 export function renderApiMd(): string {
   const { sharedStartOptsSchema, runOptsSchema } = optionSchemas();
   return [
@@ -163,6 +168,8 @@ export function renderApiMd(): string {
     '## Run options (`session.run`, `session.stream`, `run`)',
     '',
     optionTable(runOptsSchema),
+    '',
+    attachments,
     '',
   ].join('\n');
 }

@@ -175,7 +175,8 @@ function defineSchemas() {
     strictSchema: optional(boolean, 'Require the CLI to enforce outputSchema natively'),
     streamPartialMessages: optional(boolean, 'Stream text and reasoning deltas as they arrive'),
     maxTurns: optional(positiveInt, 'Stop after this many model turns'),
-    images: optional(stringList, 'Image files (PNG, JPEG, GIF, WebP; relative paths from workingDirectory) attached to the prompt: the model sees them'),
+    images: optional(stringList, 'Image files (PNG, JPEG, GIF, WebP by extension; relative paths from workingDirectory) attached to the prompt: the model sees them. A missing file is an InvalidOptionsError before anything runs; in a live session, pass them to send()'),
+    files: optional(stringList, 'Other files attached to the prompt (relative paths from workingDirectory): a PDF (by extension) as a document, any other file as UTF-8 text. Which CLI takes which kind: adapters.md; a missing file is an InvalidOptionsError before anything runs; in a live session, pass them to send()'),
   };
 
   const coreRunFields = {

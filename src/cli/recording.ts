@@ -18,7 +18,7 @@ export interface RecordingHeader {
 }
 
 /** Options a recording leaves out: environment values and MCP servers' env and headers can hold secrets, paths are the user's own. */
-const PRIVATE_OPTIONS = new Set(['extraEnv', 'unsetEnv', 'executablePath', 'workingDirectory', 'addDirs', 'piSessionDir', 'codexImages', 'images', 'mcpServers']);
+const PRIVATE_OPTIONS = new Set(['extraEnv', 'unsetEnv', 'executablePath', 'workingDirectory', 'addDirs', 'piSessionDir', 'codexImages', 'images', 'files', 'mcpServers']);
 
 export function shareableOptions(opts: Readonly<Record<string, unknown>>): OneShotOpts {
   return Object.fromEntries(Object.entries(opts).filter(([key, value]) => !PRIVATE_OPTIONS.has(key) && typeof value !== 'function')) as OneShotOpts;

@@ -3,6 +3,7 @@ import type { TranslatedEvent, Usage } from '../events.js';
 import type { ErrorCode } from '../errors.js';
 import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../options.js';
 import type { ScriptStep } from '../testing/script.js';
+import type { Attachments } from './attachments.js';
 import type { RpcDialect } from './channel.js';
 import type { PermissionDecision, PermissionRequest } from './permission.js';
 import type { ToolBridgeInfo } from './tool-bridge.js';
@@ -218,8 +219,8 @@ export interface LiveConnectContext {
 export interface LiveConnection {
   /** The session id the handshake opened (e.g. a thread id). */
   sessionId: string | undefined;
-  /** Starts a turn; resolves once the CLI took it, rejects when it refused (the turn then fails). */
-  startTurn(prompt: string, opts: ResolvedOpts): Promise<void>;
+  /** Starts a turn (with what send() attached, read); resolves once the CLI took it, rejects when it refused (the turn then fails). */
+  startTurn(prompt: string, opts: ResolvedOpts, attachments: Attachments | undefined): Promise<void>;
   /** Asks the CLI to end the running turn. */
   interrupt(): Promise<void>;
   /** Pushes a message into the running turn. */
@@ -249,10 +250,11 @@ export interface LiveSpec {
   buildInvocation(ctx: InvocationContext): Promise<Omit<Invocation, 'stdin'>>;
   /**
    * The message that starts a turn with `prompt`; with `steerId`, one pushed into the running turn.
-   * `sessionId` is the id the handshake returned, for protocols whose messages name their session.
+   * `sessionId` is the id the handshake returned, for protocols whose messages name their session;
+   * `attachments` what send() attached, read (a turn's start only).
    * Required unless `connect` is given (its connection sends turns then).
    */
-  userMessage?(prompt: string, steerId?: string, sessionId?: string): unknown;
+  userMessage?(prompt: string, steerId?: string, sessionId?: string, attachments?: Attachments): unknown;
   /** The CLI answers a user message like a request (a refusal fails the turn) rather than only acting on it. */
   userMessageIsRequest?: boolean;
   /**

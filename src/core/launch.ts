@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { InvalidOptionsError } from '../errors.js';
 import type { ResolvedOpts } from '../options.js';
 import type { AdapterSpec, Invocation, InvocationContext, SessionTarget } from './adapter.js';
+import { checkAttachments } from './attachments.js';
 import { buildEnv } from './env.js';
 import { outputJsonSchemaOf } from './output-schema.js';
 import { executableFor, unpassableToProcess } from './spawn.js';
@@ -53,6 +54,8 @@ export function checkWorkingDirectory(adapter: Pick<AdapterSpec, 'name'>, cwd: s
 export async function prepareLaunch<I extends Omit<Invocation, 'stdin'>>(request: LaunchRequest<I>): Promise<Launch<I>> {
   const { adapter, opts, cwd, temp, toolBridge } = request;
   const outputJsonSchema = outputJsonSchemaOf(opts);
+  // Before the version probe: a missing attachment is the caller's mistake, named before anything spawns.
+  await checkAttachments(opts, cwd, adapter.name);
   // The version comes first: which argv and which features a run may use can depend on it. A binary
   // probed before, in this process or an earlier one, answers from the cache (version-cache.ts).
   const executable = executableFor(opts.executablePath ?? adapter.binary);

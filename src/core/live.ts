@@ -23,6 +23,7 @@ import { nonJsonLine, translateRecord } from './translate-line.js';
 import { checkSupport, parseOptions } from './validate.js';
 import { compareVersions } from './version.js';
 import { checkWorkingDirectory, prepareLaunch } from './launch.js';
+import { readAttachments } from './attachments.js';
 import type { RecordedLine } from './live-recording.js';
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
@@ -59,9 +60,18 @@ function liveSpecOf(adapter: AdapterSpec): LiveSpec {
   return adapter.live;
 }
 
+/** Attachments go with one turn: a live session takes them per send(). */
+function refuseSessionAttachments(adapter: AdapterSpec, opts: ResolvedOpts): void {
+  const given = (['images', 'files'] as const).filter((key) => opts[key]?.length);
+  if (given.length > 0) throw new InvalidOptionsError(given.map((key) => `${key} attach to one turn of a live session: pass them to send(), not open()`), adapter.name);
+}
+
 function checkLiveSupport(adapter: AdapterSpec, spec: LiveSpec, opts: ResolvedOpts): void {
   const missing = requestedFeatures(opts).find((feature) => spec.notLive?.includes(feature));
-  if (missing) throw new FeatureNotSupportedError(adapter.name, missing, `${adapter.name} honours ${missing} in one-shot runs only: use start() or run() for it.`);
+  if (!missing) return;
+  // An option the CLI honours nowhere says why (its hint); one it honours in one-shot runs points there.
+  const hint = adapter.capabilities[missing] ? `${adapter.name} honours ${missing} in one-shot runs only: use start() or run() for it.` : adapter.insteadHints?.[missing];
+  throw new FeatureNotSupportedError(adapter.name, missing, hint ?? `${adapter.name} cannot take ${missing}; adapters.md lists which CLIs support it.`);
 }
 
 export class LiveSession<P extends string = string> {
@@ -83,6 +93,7 @@ export class LiveSession<P extends string = string> {
     private readonly opts: ResolvedOpts,
     private readonly channel: DuplexChannel,
     readonly cliVersion: string | undefined,
+    private readonly cwd: string,
     private readonly cleanup: () => Promise<void>,
   ) {
     this.sessionTranslator = spec.createSessionTranslator?.({ opts });
@@ -97,6 +108,7 @@ export class LiveSession<P extends string = string> {
   /** Starts the CLI in its live mode. Everything is checked before it spawns. */
   static async open<P extends string>(adapter: AdapterSpec<P>, host: LiveHost, options: OneShotOpts | undefined, target: SessionTarget): Promise<LiveSession<P>> {
     const opts = parseOptions(optionSchemas().oneShotOptsSchema, options, `${adapter.name} live session options`);
+    refuseSessionAttachments(adapter, opts);
     checkSupport(adapter, opts, target);
     const spec = liveSpecOf(adapter);
     checkLiveSupport(adapter, spec, opts);
@@ -147,7 +159,7 @@ export class LiveSession<P extends string = string> {
           },
         },
       );
-      session = new LiveSession(adapter, spec, opts, channel, version, cleanup);
+      session = new LiveSession(adapter, spec, opts, channel, version, cwd, cleanup);
       // No pid: the process could not be started (the version probe ran it a moment ago).
       if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
       if (spec.handshake) {
@@ -305,6 +317,8 @@ export class LiveSession<P extends string = string> {
   }
 
   private async runTurn(prompt: string, opts: ResolvedOpts, sink: EventStream<CoderStreamEvent<P>>, abandoned: AbortSignal): Promise<RunResult<unknown, P>> {
+    // Read before anything is written: a missing file fails this turn alone, with InvalidOptionsError.
+    const attachments = opts.images?.length || opts.files?.length ? await readAttachments(opts, this.cwd, this.adapter.name) : undefined;
     if (!this.isOpen) throw this.closedError();
     const started = Date.now();
     const tracker = new RunTracker(this.adapter.usageIsCumulative);
@@ -348,8 +362,8 @@ export class LiveSession<P extends string = string> {
     try {
       const sent = !signal.aborted;
       if (!sent) turn.stoppedBy = 'abort';
-      else if (this.connection) this.failOnRefusal(this.connection.startTurn(prompt, opts), turn, true);
-      else this.sendUserMessage(this.spec.userMessage!(prompt, undefined, this.sessionId), turn);
+      else if (this.connection) this.failOnRefusal(this.connection.startTurn(prompt, opts, attachments), turn, true);
+      else this.sendUserMessage(this.spec.userMessage!(prompt, undefined, this.sessionId, attachments), turn);
       const end = sent ? await over : undefined;
       // An interrupted turn of such a CLI leaves its command running: the SDK stops it.
       if (turn.stoppedBy === 'abort' && this.spec.interruptLeavesCommands && this.channel.pid !== undefined) {

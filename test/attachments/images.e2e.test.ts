@@ -1,18 +1,16 @@
 // `images` through each real CLI: the image file reaches the fake model's request (as base64 in the
-// CLI's own request shape), next to the prompt; where a CLI cannot take images, nothing runs.
+// CLI's own request shape), next to the prompt. A missing or unknown file is refused before anything spawns.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtInAdapters } from '../../src/registry.js';
-import { createCoder, FeatureNotSupportedError, InvalidOptionsError, run, type OneShotOpts } from '../../src/index.js';
+import { InvalidOptionsError, run, type OneShotOpts } from '../../src/index.js';
 import { startFakeModel, fakeApiOf } from '../../src/testing/index.js';
 import type { ProviderName } from '../../src/events.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
-
-/** A valid 1×1 PNG: CLIs that sniff the content or re-encode still take it for an image. */
-const pngBase64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+import { pngBase64 } from './fixtures.js';
 
 async function setup(cli: ProviderName) {
   const model = await startFakeModel({ api: fakeApiOf[cli], script: [{ text: 'A red dot.' }] });
@@ -20,10 +18,10 @@ async function setup(cli: ProviderName) {
   cleanupAfterTest(() => model.close(), () => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'dot.png'), Buffer.from(pngBase64, 'base64'));
   const opts: OneShotOpts = { ...withPinnedRuntime(cli, await model.env(cli)), workingDirectory: dir };
-  return { model, opts };
+  return { model, opts, dir };
 }
 
-describe.each(['claude', 'codex', 'pi'] as const)('images with %s (real binary)', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('images with %s (real binary)', (cli) => {
   it('the image reaches the model request as an image, with the prompt', async () => {
     const { model, opts } = await setup(cli);
     const result = await run(builtInAdapters[cli], 'What is in the picture?', { ...opts, images: ['dot.png'] });
@@ -33,25 +31,22 @@ describe.each(['claude', 'codex', 'pi'] as const)('images with %s (real binary)'
     // Anthropic: an image block with the file's bytes; Responses and chat completions: a data URL.
     expect(body).toMatch(cli === 'claude' ? /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBORw0KGgo/ : /data:image\/png;base64,iVBORw0KGgo/);
   });
-});
 
-describe('images where they cannot go', () => {
-  it('copilot refuses images before anything runs', async () => {
-    const { opts } = await setup('copilot');
-    await expect(run(builtInAdapters.copilot, 'What is in the picture?', { ...opts, images: ['dot.png'] })).rejects.toBeInstanceOf(FeatureNotSupportedError);
-  });
-
-  it('claude: a file that is not a known image type, or is missing, is refused before anything runs', async () => {
-    const { model, opts } = await setup('claude');
-    await expect(run(builtInAdapters.claude, 'Look', { ...opts, images: ['notes.txt'] })).rejects.toBeInstanceOf(InvalidOptionsError);
-    await expect(run(builtInAdapters.claude, 'Look', { ...opts, images: ['missing.png'] })).rejects.toThrow(/cannot read "missing.png"/);
+  it('a missing attachment is an InvalidOptionsError naming it, before anything spawns', async () => {
+    const { model, opts, dir } = await setup(cli);
+    // No such executable: had anything been spawned first (even the version probe), the error would be another.
+    const noCli = { ...opts, executablePath: join(dir, 'no-such-cli') };
+    await expect(run(builtInAdapters[cli], 'Look', { ...noCli, images: ['dot.png', 'missing.png'] })).rejects.toSatisfy(
+      (error) => error instanceof InvalidOptionsError && /images: cannot read "missing.png"/.test(error.message),
+    );
+    const files = cli === 'claude' || cli === 'pi' ? { files: ['gone.txt'] } : {};
+    if (Object.keys(files).length > 0) await expect(run(builtInAdapters[cli], 'Look', { ...noCli, ...files })).rejects.toThrow(/files: cannot read "gone.txt"/);
     expect(model.requests).toHaveLength(0);
   });
+});
 
-  it.each(['claude', 'pi'] as const)('a live session on %s refuses images at open(), before anything spawns', async (cli) => {
-    const { opts } = await setup(cli);
-    const coder = createCoder(builtInAdapters[cli], opts);
-    cleanupAfterTest(() => coder.close());
-    await expect(coder.open({ images: ['dot.png'] })).rejects.toMatchObject({ code: 'feature_not_supported', option: 'images' });
-  });
+it('claude: a file that is not a known image type is refused before anything runs', async () => {
+  const { model, opts } = await setup('claude');
+  await expect(run(builtInAdapters.claude, 'Look', { ...opts, images: ['notes.txt'] })).rejects.toBeInstanceOf(InvalidOptionsError);
+  expect(model.requests).toHaveLength(0);
 });

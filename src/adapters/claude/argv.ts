@@ -4,7 +4,7 @@
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { repeatedFlagJoined } from '../../core/flags.js';
-import { readImages } from '../../core/images.js';
+import { readAttachments, type Attachments } from '../../core/attachments.js';
 import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
@@ -95,14 +95,22 @@ function mcpConfig(opts: ResolvedOpts, bridge: ToolBridgeInfo | undefined): stri
   return Object.keys(servers).length ? JSON.stringify({ mcpServers: servers }) : undefined;
 }
 
-/**
- * The prompt with images: one stream-json user message whose content is the images (base64 blocks)
- * and then the text; the CLI answers it and exits at the end of stdin.
- */
-async function promptWithImages(ctx: InvocationContext, images: readonly string[]): Promise<string> {
-  const blocks = (await readImages(images, ctx.cwd, 'claude')).map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.base64 } }));
-  const content = [...blocks, { type: 'text', text: ctx.prompt }];
-  return `${JSON.stringify({ type: 'user', message: { role: 'user', content } })}\n`;
+/** Attachments as content blocks of a user message: images (base64), then PDFs (base64) and text files as documents. */
+export function attachmentBlocks({ images, files }: Attachments): unknown[] {
+  return [
+    ...images.map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.base64 } })),
+    ...files.map((file) => ({
+      type: 'document',
+      source: file.kind === 'pdf' ? { type: 'base64', media_type: file.mediaType, data: file.base64 } : { type: 'text', media_type: file.mediaType, data: file.text },
+      title: file.path,
+    })),
+  ];
+}
+
+/** A stream-json user message: the attachments' blocks first, then the text. */
+export function userMessageWith(prompt: string, attachments: Attachments | undefined): { type: 'user'; message: { role: 'user'; content: unknown } } {
+  const blocks = attachments ? attachmentBlocks(attachments) : [];
+  return { type: 'user', message: { role: 'user', content: blocks.length ? [...blocks, { type: 'text', text: prompt }] : prompt } };
 }
 
 function sessionArgs(session: SessionTarget): string[] {
@@ -165,9 +173,11 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   if (config) args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', config)}`);
   // Only the run's own MCP servers, when asked: none from the user's or the project's config.
   if (opts.isolation === 'strict' || opts.strictMcpConfig) args.push('--strict-mcp-config');
-  const images = opts.images?.length ? opts.images : undefined;
-  if (images) args.push('--input-format=stream-json');
+  // Attachments go as content blocks of one stream-json user message; the CLI answers it and exits at the end of stdin.
+  const attached = opts.images?.length || opts.files?.length;
+  if (attached) args.push('--input-format=stream-json');
   args.push(...(opts.extraArgs ?? []));
-
-  return { args, env, stdin: images ? await promptWithImages(ctx, images) : ctx.prompt };
+  if (!attached) return { args, env, stdin: ctx.prompt };
+  const message = userMessageWith(ctx.prompt, await readAttachments(opts, ctx.cwd, 'claude'));
+  return { args, env, stdin: `${JSON.stringify(message)}\n` };
 }

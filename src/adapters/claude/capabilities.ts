@@ -35,7 +35,8 @@ export const claudeCapabilities: CapabilityTable = {
   strictSchema: native('--json-schema'),
   streamPartialMessages: native('--include-partial-messages'),
   maxTurns: native('--max-turns'),
-  images: native('--input-format=stream-json: the prompt goes as one user message, base64 image blocks first, then the text (PNG, JPEG, GIF, WebP by extension; read before the run starts)'),
+  images: native('--input-format=stream-json: the prompt goes as one user message, base64 image blocks first, then the text (PNG, JPEG, GIF, WebP by extension; read before the run starts); live sessions: the same blocks in the user line of send()'),
+  files: native('--input-format=stream-json: document blocks in the user message before the text, a PDF as base64 (application/pdf), any other file as text (text/plain), titled with its path; live sessions: the same blocks in the user line of send()'),
 };
 
 export const claudeInsteadHints: Partial<Record<FeatureName, string>> = {

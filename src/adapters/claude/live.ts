@@ -6,7 +6,7 @@
 import type { LiveSpec } from '../../core/adapter.js';
 import type { RpcDialect } from '../../core/channel.js';
 import { isJsonObject, stringOf } from '../../core/json.js';
-import { buildClaudeInvocation } from './argv.js';
+import { buildClaudeInvocation, userMessageWith } from './argv.js';
 import { claudePermission } from './permission.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -44,7 +44,6 @@ export const claudeLive: LiveSpec = {
   },
   minVersion: '2.1.252',
   launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
-  notLive: ['images'],
   dialect: controlDialect,
   async buildInvocation(ctx) {
     const { args, env } = await buildClaudeInvocation(ctx);
@@ -54,7 +53,8 @@ export const claudeLive: LiveSpec = {
     return env ? { args, env } : { args };
   },
   // A uuid makes the CLI report the message's `command_lifecycle` (queued, started, completed).
-  userMessage: (prompt, steerId) => ({ type: 'user', ...(steerId ? { uuid: steerId } : {}), message: { role: 'user', content: prompt } }),
+  // Attachments are content blocks before the text, as in a one-shot run.
+  userMessage: (prompt, steerId, _sessionId, attachments) => ({ ...userMessageWith(prompt, attachments), ...(steerId ? { uuid: steerId } : {}) }),
   steerStarted: (record) =>
     isJsonObject(record) && record.type === 'command_lifecycle' && record.state !== 'queued' ? stringOf(record.command_uuid) : undefined,
   endsTurn: (record) => isJsonObject(record) && record.type === 'result',

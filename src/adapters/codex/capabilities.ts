@@ -29,7 +29,7 @@ export const codexCapabilities: CapabilityTable = {
   extraArgs: { level: 'native', how: 'added before the session arguments (`-`, `resume <id> -`); flags the adapter sets itself are refused' },
   // `--image FILE` takes several values and would swallow the `-` that reads the prompt from stdin.
   codexImages: { level: 'native', how: '--image=<file>, once per image' },
-  images: { level: 'native', how: '--image=<file>, once per image (codexImages is the legacy spelling; both are attached). A file Codex cannot read becomes a note in the prompt, not an error' },
+  images: { level: 'native', how: '--image=<file>, once per image (codexImages is the legacy spelling; both are attached); live sessions: a localImage input item per image in turn/start. A missing file is refused before the run' },
   // Codex sends the schema as a strict json_schema response format but does not check the answer;
   // the core parses the final agent_message and validates it.
   outputSchema: { level: 'native', how: '--output-schema <tempfile>; the SDK validates the final agent_message' },
@@ -56,6 +56,7 @@ export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
   'permissionPolicy.allow': 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
   'permissionPolicy.deny': 'Codex has no per-tool deny list; use codexSandbox: "read-only" to forbid writes.',
   sessionId: 'Codex picks the thread id itself; read RunResult.sessionId and resume with it.',
+  files: 'Codex takes only images as attachments (codex exec --image, app-server localImage; 0.171.0 has no file or document input); put the file in the working directory and name its path in the prompt, the agent reads it.',
   strictMcpConfig: "Codex has no switch that drops only the configured MCP servers (-c merges into config.toml); codexIgnoreUserConfig leaves out the user's whole config.toml, MCP servers included.",
 };
 

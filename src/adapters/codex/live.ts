@@ -6,6 +6,7 @@
 // is put to the host (`item/commandExecution/requestApproval`, `item/fileChange/requestApproval`),
 // answered `accept` or `decline`. Verified on 0.171.0 against the fake Responses server
 // (cli-notes/codex.md, "Live mode (probed)"; `codex app-server generate-json-schema`).
+import type { Attachments } from '../../core/attachments.js';
 import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/adapter.js';
 import { jsonRpc } from '../../core/channel.js';
 import { isJsonObject, stringOf, type JsonObject } from '../../core/json.js';
@@ -25,6 +26,12 @@ function sandboxMode(opts: ResolvedOpts): string {
 }
 
 const textInput = (prompt: string) => [{ type: 'text', text: prompt, text_elements: [] }];
+
+/** A turn's input: the text, then each image as a `localImage` item (the app-server reads the file). */
+const turnInput = (prompt: string, attachments: Attachments | undefined) => [
+  ...textInput(prompt),
+  ...(attachments?.images ?? []).map((image) => ({ type: 'localImage', path: image.absolutePath })),
+];
 
 /** The question of an approval request; file changes name only their item, described when it started. */
 function approvalQuestion(body: unknown, startedItems: ReadonlyMap<string, JsonObject>): PermissionRequest | undefined {
@@ -82,8 +89,8 @@ class CodexThread implements LiveConnection {
     if (this.sessionId === undefined) throw new CoderError('protocol', `codex opened no thread: ${JSON.stringify(result)}`, { provider: 'codex' });
   }
 
-  async startTurn(prompt: string): Promise<void> {
-    const params = { threadId: this.sessionId, input: textInput(prompt), ...(this.nextModel ? { model: this.nextModel } : {}) };
+  async startTurn(prompt: string, _opts: ResolvedOpts, attachments: Attachments | undefined): Promise<void> {
+    const params = { threadId: this.sessionId, input: turnInput(prompt, attachments), ...(this.nextModel ? { model: this.nextModel } : {}) };
     this.turnId = undefined;
     this.startedItems.clear();
     this.starting = this.rpc.request({ method: 'turn/start', params }, 'turn/start');
@@ -129,7 +136,7 @@ export const codexLive: LiveSpec = {
   minVersion: '0.171.0',
   launchOnly: [],
   // Exec flags the app-server has no per-thread form for in this SDK yet.
-  notLive: ['outputSchema', 'strictSchema', 'codexImages', 'images', 'addDirs', 'codexEphemeral', 'codexIgnoreUserConfig', 'codexIgnoreRules'],
+  notLive: ['outputSchema', 'strictSchema', 'codexImages', 'files', 'addDirs', 'codexEphemeral', 'codexIgnoreUserConfig', 'codexIgnoreRules'],
   dialect: jsonRpc,
   async buildInvocation(ctx) {
     const args = ['app-server'];

@@ -1,5 +1,6 @@
 // Options → `copilot` command line. The prompt goes on stdin: with no `-p`, the CLI reads piped stdin
 // as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
+import { resolve } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { isStdioServer, mcpServerEntries, mcpValueVar, valuesByReference, type McpServerConfig } from '../../core/mcp-servers.js';
 import { compareVersions } from '../../core/version.js';
@@ -155,6 +156,8 @@ export async function buildCopilotInvocation(ctx: InvocationContext): Promise<In
   const options = await copilotOptions(ctx);
   const args: string[] = [...baseArgs, ...(usageFile ? ['--usage-output-file', usageFile] : []), ...options.args];
   args.push(...sessionArgs(ctx.session, opts));
+  // Prompt mode only: each image goes to the model request as an image part, after the prompt.
+  for (const image of opts.images ?? []) args.push('--attachment', resolve(ctx.cwd, image));
   const { env } = options;
 
   const stdin = opts.outputSchema && ctx.outputJsonSchema

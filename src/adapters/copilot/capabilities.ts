@@ -31,6 +31,10 @@ export const copilotCapabilities: CapabilityTable = {
     level: 'native',
     how: 'live sessions only (coder.open()): session/request_permission, answered allow_once or reject_once. Copilot asks before every shell command (also `echo`) and every write; reads (`view`) and tools allowed by allowedTools / permissionPolicy.allow / bypass run without asking, so the callback never sees them. A refusal ends the turn (no further model request in it) and carries no custom message (the model reads "The user rejected this tool call."); a changed input is refused (denied, with an error event). toolName is the ACP tool kind (execute, edit, read …)',
   },
+  images: {
+    level: 'native',
+    how: "prompt mode: --attachment <file>, once per image (the model request gets an image part after the prompt); live sessions: an ACP image content block per image in session/prompt (initialize answers promptCapabilities.image from 1.0.79 to 1.0.102). --attachment is in the --help of every swept version (1.0.73 to 1.0.102)",
+  },
   streamPartialMessages: { level: 'native', how: 'assistant.message_delta / reasoning_delta records (the CLI always streams; dropped unless asked)' },
 };
 
@@ -43,9 +47,9 @@ export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
   appendSystemPrompt: 'Copilot has no flag for this; put instructions in the prompt or in AGENTS.md / .github/copilot-instructions.md.',
   permissionMode: 'permissionMode is Claude-only; use permissionPolicy.mode or copilotMode.',
   maxBudgetUsd: 'Copilot reports premium requests, not dollars; there is no budget flag.',
-  images: 'Copilot 1.0.102 prompt mode has no image flag and reads the prompt as plain text; save the image in the working directory and name its path in the prompt.',
+  files: "Copilot 1.0.102 puts no file content in the model request: prompt mode refuses a text file as --attachment and sends a PDF only as a path in <tagged_files>; ACP embedded resources are written to temp files and sent as paths too. Name the file's path in the prompt: the agent reads it with its view tool.",
   strictMcpConfig: "Copilot has no flag that drops the configured MCP servers; isolation: 'strict' gives it a private COPILOT_HOME, so the user's MCP config stays out.",
 };
 
 /** Flags the copilot adapter sets itself, with their aliases: the output format, the usage file, the session flags and every flag an option above sets. extraArgs may not pass them. */
-export const copilotOwnedFlags: readonly string[] = ['--acp', '-p', '--prompt', '-i', '--interactive', '--output-format', '--no-ask-user', '--usage-output-file', '--model', '--reasoning-effort', '-C', '--add-dir', '--mode', '--allow-all', '--allow-tool', '--deny-tool', '--agent', '--allow-url', '--deny-url', '--available-tools', '--excluded-tools', '--additional-mcp-config', '-r', '--resume', '--continue', '--session-id', '--'];
+export const copilotOwnedFlags: readonly string[] = ['--acp', '-p', '--prompt', '-i', '--interactive', '--output-format', '--no-ask-user', '--usage-output-file', '--model', '--reasoning-effort', '-C', '--add-dir', '--mode', '--allow-all', '--allow-tool', '--deny-tool', '--agent', '--allow-url', '--deny-url', '--available-tools', '--excluded-tools', '--additional-mcp-config', '--attachment', '-r', '--resume', '--continue', '--session-id', '--'];

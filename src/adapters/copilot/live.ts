@@ -6,6 +6,7 @@
 // shell command and write with `session/request_permission`, answered with the option chosen.
 // Verified on 1.0.102 (cli-notes/copilot.md, "Live mode (probed)"; test/copilot/live.test.ts).
 import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import type { Attachments } from '../../core/attachments.js';
 import { jsonRpc } from '../../core/channel.js';
 import { asJsonObject, stringOf } from '../../core/json.js';
 import { CoderError } from '../../errors.js';
@@ -44,6 +45,12 @@ const permission: PermissionCodec = {
       : undefined,
 };
 
+/** A prompt's ACP content blocks: the text, then each image inline (initialize answers promptCapabilities.image). */
+function promptBlocks(prompt: string, attachments: Attachments | undefined): unknown[] {
+  const images = (attachments?.images ?? []).map((image) => ({ type: 'image', mimeType: image.mediaType, data: image.base64 }));
+  return [{ type: 'text', text: prompt }, ...images];
+}
+
 function sessionIdOf(answer: unknown): string {
   const id = stringOf(asJsonObject(answer)?.sessionId);
   if (!id) throw new CoderError('protocol', 'copilot answered session/new without a sessionId', { provider: 'copilot' });
@@ -63,7 +70,9 @@ export const copilotLive: LiveSpec = {
   launchOnly: ['streamPartialMessages'],
   // Not honoured or not verified over ACP: --mode has no effect there, the prompt-based schema and the
   // tool bridge are one-shot mechanisms, and session/new takes no id.
-  notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'tools', 'sessionId'],
+  // Files too: 1.0.102 writes an embedded resource to a temp file and sends the model only its path
+  // (<tagged_files>), so the content never reaches the request.
+  notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'tools', 'sessionId', 'files'],
   dialect: jsonRpc,
   async buildInvocation(ctx) {
     const { args, env } = await copilotOptions(ctx);
@@ -89,7 +98,7 @@ export const copilotLive: LiveSpec = {
     return sessionIdOf(await ask({ method: 'session/new', params: { cwd, mcpServers: [] } }, 'session/new'));
   },
   createSessionTranslator: createCopilotAcpTranslator,
-  userMessage: (prompt, _steerId, sessionId) => ({ method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: prompt }] } }),
+  userMessage: (prompt, _steerId, sessionId, attachments) => ({ method: 'session/prompt', params: { sessionId, prompt: promptBlocks(prompt, attachments) } }),
   userMessageIsRequest: true,
   answerRecord: acpAnswerRecord,
   endsTurn: isAcpAnswer,

@@ -86,8 +86,8 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools:
   toggle('--no-extensions', opts.piNoExtensions);
   toggle('--no-skills', opts.piNoSkills);
   toggle('--no-prompt-templates', opts.piNoPromptTemplates);
-  // `@<file>` attaches a file to the first message (pi reads images as images); json mode only, rpc refuses them.
-  if (mode === 'json') args.push(...(opts.images ?? []).map((path) => `@${path}`));
+  // `@<file>` attaches a file to the first message (images as images, other files inlined as text); json mode only, rpc refuses them.
+  if (mode === 'json') args.push(...[...(opts.images ?? []), ...(opts.files ?? [])].map((path) => `@${path}`));
   args.push(...(opts.extraArgs ?? []));
   return args;
 }

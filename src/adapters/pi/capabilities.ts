@@ -56,7 +56,8 @@ export const piCapabilities: CapabilityTable = {
   canUseTool: { level: 'native', how: 'live sessions only: an extension the SDK installs (-e) asks the host for each tool call through an input dialog; changed input and a deny message reach pi. Every tool call goes through it; tools given as `tools` too' },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   streamPartialMessages: { level: 'native', how: 'message_update text/thinking deltas (pi always streams; dropped unless asked)' },
-  images: { level: 'native', how: '@<file> arguments: pi attaches them to the first message (images by content type) next to the prompt from stdin; the model must declare input ["text", "image"] in models.json, or pi leaves the image out' },
+  images: { level: 'native', how: '@<file> arguments: pi attaches them to the first message (images by content type) next to the prompt from stdin; live sessions: the images field of the rpc prompt command (base64). The model must declare input ["text", "image"] in models.json, or pi leaves the image out' },
+  files: { level: 'native', how: 'text files only: @<file> arguments, which pi inlines in the first message as <file name="<absolute path>">…</file> after the prompt. A PDF is refused (pi would inline its raw bytes); live sessions refuse files (rpc mode takes no @file)' },
 };
 
 /** What to use instead, shown in FeatureNotSupportedError. */

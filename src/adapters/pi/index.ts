@@ -1,7 +1,8 @@
 // The pi coding agent (`pi`, packages @earendil-works/pi-coding-agent ≥ 1.0 on Node ≥ 22.19 and
 // @mariozechner/pi-coding-agent 0.73+), driven as `pi --mode json --print` with the prompt on stdin.
 import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
-import type { ErrorCode } from '../../errors.js';
+import { isPdf } from '../../core/attachments.js';
+import { FeatureNotSupportedError, type ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
 import { piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
 import { piDocs } from './docs.js';
@@ -46,6 +47,11 @@ export const piAdapter: AdapterSpec<'pi'> = {
   ownedFlags: piOwnedFlags,
   valueSince: (opts) => (opts.reasoningEffort === 'max' ? { option: "reasoningEffort 'max'", since: THINKING_MAX_SINCE } : undefined),
   insteadHints: piInsteadHints,
+  // pi inlines an @file as text, a PDF's bytes too: the model would read raw PDF syntax.
+  validate(opts) {
+    const pdf = opts.files?.find(isPdf);
+    if (pdf) throw new FeatureNotSupportedError('pi', 'files', `pi reads "${pdf}" as plain text (it has no PDF attachments); extract its text into a .txt or .md file and attach that.`);
+  },
   // Each assistant message_end carries that model call's usage only.
   usageIsCumulative: false,
   docs: piDocs,

@@ -85,14 +85,19 @@ export const piLive: LiveSpec = {
   },
   minVersion: '1.6.0',
   launchOnly: [],
-  notLive: ['outputSchema', 'images'],
+  // RPC takes images with a prompt, but no files (rpc mode refuses @file arguments).
+  notLive: ['outputSchema', 'files'],
   dialect: rpcDialect,
   async buildInvocation(ctx) {
     const { args, env } = await buildPiInvocation(ctx, 'rpc');
     if (ctx.opts.canUseTool) args.push('-e', await ctx.writeTempFile('coderline-can-use-tool.mjs', canUseToolExtension));
     return env ? { args, env } : { args };
   },
-  userMessage: (prompt, steerId) => (steerId ? { type: 'steer', message: prompt } : { type: 'prompt', message: prompt }),
+  userMessage(prompt, steerId, _sessionId, attachments) {
+    if (steerId) return { type: 'steer', message: prompt };
+    const images = (attachments?.images ?? []).map((image) => ({ type: 'image', data: image.base64, mimeType: image.mediaType }));
+    return { type: 'prompt', message: prompt, ...(images.length ? { images } : {}) };
+  },
   userMessageIsRequest: true,
   endsTurn: (record) => isJsonObject(record) && record.type === 'agent_settled',
   interruptRequest: { type: 'abort' },
