@@ -26,8 +26,8 @@ const scenarios: Scenario[] = [
   { name: 'rate-limit-retry-after', what: `429 with retry-after: ${RETRY_AFTER_SECONDS} and retry-after-ms: ${RETRY_AFTER_MS} on every request; the CLI's own retries 0 where it has the setting`, script: [limited], retries: 0 },
   {
     name: 'rate-limit-try-again-in',
-    what: "429 whose error message says when to retry, in the words OpenAI's rate-limit errors use, no headers; the CLI's own retries 0 where it has the setting",
-    script: [{ kind: 'error', status: 429, message: 'Rate limit reached for requests. Please try again in 1.5s.' }],
+    what: "429 whose error message says when to retry as OpenAI's rate-limit errors do (a Go-style duration), no headers; the CLI's own retries 0 where it has the setting",
+    script: [{ kind: 'error', status: 429, message: 'Rate limit reached for requests. Please try again in 1m2.5s.' }],
     retries: 0,
   },
   { name: 'rate-limit-retry-after-then-ok', what: 'the same 429 once, then an answer; the CLI may retry once: the gap shows whether it waited the retry-after', script: [limited, { text: 'Answered after the rate limit.' }], retries: 1 },

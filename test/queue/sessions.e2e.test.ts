@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { createQueue } from '../../src/queue/index.js';
+import { createQueue, type QueueRunOptions } from '../../src/queue/index.js';
 import { startFakeModel } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { startWorkerProcess } from '../support/queue-workers.js';
@@ -26,7 +26,8 @@ it('claude: a job on worker b resumes the session a job on worker a started, fro
   const name = `test-${process.pid}-${randomBytes(4).toString('hex')}`;
   const queue = createQueue({ connection: testRedis(), name });
   cleanupAfterTest(() => model.close(), () => rm(root, { recursive: true, force: true }), () => queue.close());
-  const options = { ...(await model.env('claude', { isolation: 'strict' })), workingDirectory: root };
+  // The fake's options are data (no tools): they travel to the workers as they are.
+  const options = { ...(await model.env('claude', { isolation: 'strict' })), workingDirectory: root } as QueueRunOptions;
   const dir = join(root, 'shared-sessions');
 
   const first = await startWorkerProcess({ name, workerName: 'a' });
