@@ -1,9 +1,10 @@
 // Records what each real CLI reports when its model API answers 429 with `retry-after` (seconds) and
-// `retry-after-ms` headers: fixtures/<cli>/<version>/rate-limit-retry-after{,-then-ok}.jsonl (stdout as
-// printed) and .meta.json (what coderline made of it: status, error code and message, the CLI's stderr
-// tail, exit code; the model requests and the gaps between them, i.e. whether the CLI waited itself).
-// The two headers differ (4 s vs 2.5 s) so a fixture shows which one a CLI read; a third scenario puts
-// the delay in the error message instead. Run through coderline's run(), the path a queue worker takes. `npm run record -- --retry-after [cli ...]`.
+// `retry-after-ms` headers, into fixtures/<cli>/<version>/retry-after/<scenario>.jsonl (stdout as printed)
+// and .meta.json (what coderline made of it: status, error code and message, the CLI's stderr tail, exit
+// code; the model requests and the gaps between them, i.e. whether the CLI waited itself). The headers
+// differ (4 s vs 2.5 s) so a fixture shows which one a CLI read; a third scenario puts the delay in the
+// error message instead. Runs through coderline's run(), the path a queue worker takes.
+// `npm run record -- --retry-after [cli ...]`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { run, type ProviderName, type SharedStartOpts } from '../../src/index.js';
@@ -41,7 +42,7 @@ async function recordScenario(cli: ProviderName, scenario: Scenario): Promise<vo
     const lines: string[] = [];
     const result = await run(cli, 'Please answer.', { ...opts, onRawLine: (line) => lines.push(line), signal: AbortSignal.timeout(120_000) });
     if (!result.cliVersion) throw new Error(`${cli} reported no version`);
-    const dir = join('fixtures', cli, result.cliVersion);
+    const dir = join('fixtures', cli, result.cliVersion, 'retry-after');
     await mkdir(dir, { recursive: true });
     const times = fake.requests.map((request) => request.receivedAt);
     const meta = {

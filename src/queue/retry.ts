@@ -13,7 +13,7 @@ export function isRetried(code: ErrorCode | undefined): boolean {
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000, s: 1_000, sec: 1_000, secs: 1_000, second: 1_000, seconds: 1_000, ms: 1, millisecond: 1, milliseconds: 1 };
 // Where a delay follows: "retry-after: 7" (the HTTP header, seconds), "retry_after_ms": 1500, "retry after 2s",
-// and what the CLIs pass through of OpenAI's rate-limit messages: "Please try again in 1m2.5s" (fixtures/*/*/rate-limit-*).
+// and what the CLIs pass through of OpenAI's rate-limit messages: "Please try again in 1m2.5s" (fixtures/<cli>/<version>/retry-after/).
 const ANCHOR = /(retry[-_ ]?after[-_ ]?ms|retry[-_ ]?after|try again in)["']?\s*[:=]?\s*/i;
 // A Go-style duration, as OpenAI writes them: 20ms, 1.5s, 1m2.5s, 1h0m0s.
 const COMPACT = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)(ms|s))?(?!\w)/;

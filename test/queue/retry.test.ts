@@ -1,5 +1,5 @@
 // Which failures a queue retries, and the retry-after read from what a CLI printed: made-up texts, and
-// the real CLIs' recorded 429s (fixtures/<cli>/<version>/rate-limit-*, by `npm run record -- --retry-after`).
+// the real CLIs' recorded 429s (fixtures/<cli>/<version>/retry-after/, by `npm run record -- --retry-after`).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,9 +47,9 @@ interface RecordedLimit {
 function recorded(cli: ProviderName, scenario: string): RecordedLimit[] {
   const root = join(import.meta.dirname, '..', '..', 'fixtures', cli);
   return readdirSync(root)
-    .filter((version) => existsSync(join(root, version, `${scenario}.jsonl`)))
+    .filter((version) => existsSync(join(root, version, 'retry-after', `${scenario}.jsonl`)))
     .map((version) => {
-      const base = join(root, version, scenario);
+      const base = join(root, version, 'retry-after', scenario);
       const records = readFileSync(`${base}.jsonl`, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as unknown);
       return { version, meta: JSON.parse(readFileSync(`${base}.meta.json`, 'utf8')) as RecordedLimit['meta'], records };
     });
