@@ -6,22 +6,23 @@ import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { Coder, type Limiter, type OutputOf, type Session } from './session.js';
 import { parseOptions } from './validate.js';
 
+/** A new session, or one named by id to resume or fork. */
+export type RunTarget = Exclude<SessionTarget, { kind: 'continue' }>;
+
 export interface RunPlacement {
   limiter?: Limiter;
   /** The session to run in (default: a new one). */
-  session?: SessionTarget;
+  session?: RunTarget;
   /** The coder's state dir (the config dir of `isolation: 'strict'`): kept after the run, unlike a private one. */
   stateDir?: string;
 }
 
-async function sessionOf<P extends string>(coder: Coder<P>, target: SessionTarget): Promise<Session<P>> {
+async function sessionOf<P extends string>(coder: Coder<P>, target: RunTarget): Promise<Session<P>> {
   switch (target.kind) {
     case 'new':
       return coder.start();
     case 'resume':
       return coder.resume(target.sessionId);
-    case 'continue':
-      return coder.resumeLatest();
     case 'fork':
       return coder.resume(target.sessionId).fork();
   }

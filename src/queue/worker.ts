@@ -6,8 +6,8 @@ import { Worker, type Job, type RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CoderError, InvalidOptionsError } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
-import type { AdapterSpec, CanUseTool, OneShotOpts, SessionTarget, Tool } from '../index.js';
-import { runOnce } from '../core/run-once.js';
+import type { AdapterSpec, CanUseTool, OneShotOpts, Tool } from '../index.js';
+import { runOnce, type RunTarget } from '../core/run-once.js';
 import type { RunResult } from '../result.js';
 import { resolveAdapter } from '../registry.js';
 import { withRunOrigin, type RunOrigin } from '../core/run-hooks.js';
@@ -207,7 +207,7 @@ async function sessionDirReady(dir: string, provider: string): Promise<void> {
 }
 
 /** The session a job names: a resume, a fork, else a new one. */
-function sessionTarget(session: JobSession | undefined): SessionTarget {
+function sessionTarget(session: JobSession | undefined): RunTarget {
   if (session?.resume) return { kind: 'resume', sessionId: session.resume };
   if (session?.fork) return { kind: 'fork', sessionId: session.fork };
   return { kind: 'new' };
