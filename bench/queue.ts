@@ -1,7 +1,8 @@
 // The queue section: one recorded Claude turn (bench/fake-cli.mjs) per job, through coderline/queue on
 // a local redis-server, vs. pool.run() in one process. Prints one JSON line per measurement:
-//   latency   one job at a time: enqueue → result vs. pool.run() alone (median of 20)
-//   jobs/s    100 jobs on 1, 2 and 4 worker processes (concurrency 1 each) vs. createPool(n)
+//   latency   one job at a time with 1, 2, 4 idle workers: enqueue → result vs. pool.run() (median of 20)
+//   jobs/s    100 jobs on 1, 2 and 4 worker processes (concurrency 1 each) vs. createPool(n), and the
+//             wall time the queue adds per job
 //   memory    Redis used_memory per 1,000 finished jobs with their event streams
 // Runs from source through tsx: node --import tsx bench/queue.ts
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,6 +15,7 @@ import { startRedis } from '../test/support/redis.js';
 import { fakeCli } from './build.js';
 
 const JOBS = 100;
+const LATENCY_RUNS = 20;
 const MEMORY_JOBS = 1_000;
 const options = { executablePath: fakeCli, workingDirectory: tmpdir(), extraEnv: { BENCH_KIND: 'claude' } };
 const redisServer = await startRedis();
@@ -44,18 +46,19 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-// Latency: one job at a time.
-{
-  const pool = createPool(1);
+// Latency: one job at a time, with 1, 2 and 4 idle workers waiting on the queue vs. createPool(n).
+for (const n of [1, 2, 4]) {
+  const pool = createPool(n);
   await pool.run('claude', 'warm-up', options);
   const direct: number[] = [];
-  for (let i = 0; i < 20; i += 1) direct.push(await timed(() => pool.run('claude', 'bench prompt', options)));
-  const queue = createQueue({ connection, name: 'bench-latency' });
-  const workers = await startWorkers('bench-latency', 1);
+  for (let i = 0; i < LATENCY_RUNS; i += 1) direct.push(await timed(() => pool.run('claude', 'bench prompt', options)));
+  const name = `bench-latency-${n}`;
+  const queue = createQueue({ connection, name });
+  const workers = await startWorkers(name, n);
   await (await queue.enqueue('claude', 'warm-up', options)).result;
   const queued: number[] = [];
-  for (let i = 0; i < 20; i += 1) queued.push(await timed(async () => (await queue.enqueue('claude', 'bench prompt', options)).result));
-  print({ measure: 'latency', poolMs: median(direct), queueMs: median(queued), addedMs: median(queued) - median(direct) });
+  for (let i = 0; i < LATENCY_RUNS; i += 1) queued.push(await timed(async () => (await queue.enqueue('claude', 'bench prompt', options)).result));
+  print({ measure: 'latency', workers: n, runs: LATENCY_RUNS, poolMs: median(direct), queueMs: median(queued), addedMs: median(queued) - median(direct) });
   await stopWorkers(workers);
   await queue.close();
 }
@@ -72,7 +75,7 @@ for (const n of [1, 2, 4]) {
     const results = await Promise.all(handles.map((handle) => handle.result));
     if (results.some((result) => result.status !== 'success')) throw new Error('a queued bench job failed');
   });
-  print({ measure: 'throughput', workers: n, jobs: JOBS, poolJobsPerSecond: JOBS / (poolMs / 1000), queueJobsPerSecond: JOBS / (queueMs / 1000) });
+  print({ measure: 'throughput', workers: n, jobs: JOBS, poolJobsPerSecond: JOBS / (poolMs / 1000), queueJobsPerSecond: JOBS / (queueMs / 1000), addedMsPerJob: (queueMs - poolMs) / JOBS });
   await stopWorkers(workers);
   await queue.close();
 }

@@ -2,10 +2,10 @@
 import type { AdapterSpec } from './core/adapter.js';
 import { OwnedSession } from './core/owned-session.js';
 import { createLimiter } from './core/pool.js';
+import { runOnce as runCore } from './core/run-once.js';
 import { Coder, type Limiter, type OutputOf } from './core/session.js';
-import { parseOptions } from './core/validate.js';
 import type { ProviderName } from './events.js';
-import { optionSchemas, type OneShotOpts, type RunOpts, type SharedStartOpts } from './options.js';
+import type { OneShotOpts, SharedStartOpts } from './options.js';
 import { resolveAdapter, type CliRef } from './registry.js';
 import type { RunResult } from './result.js';
 
@@ -13,20 +13,8 @@ function coderFor<P extends string>(cli: CliRef<P>, options: SharedStartOpts | u
   return new Coder(resolveAdapter(cli), options, limiter);
 }
 
-async function runOnce<P extends string, O extends OneShotOpts>(cli: CliRef<P>, prompt: string, options: O | undefined, limiter?: Limiter) {
-  const adapter = resolveAdapter(cli);
-  const { oneShotOptsSchema, runOptsSchema } = optionSchemas();
-  const all = parseOptions(oneShotOptsSchema, options, `${adapter.name} run options`);
-  const runKeys = new Set(Object.keys(runOptsSchema.entries));
-  const startPart: Record<string, unknown> = {};
-  const runPart: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(all)) (runKeys.has(key) ? runPart : startPart)[key] = value;
-  const coder = new Coder(adapter, startPart as SharedStartOpts, limiter);
-  try {
-    return (await coder.start().run(prompt, runPart as RunOpts)) as RunResult<OutputOf<O>, P>;
-  } finally {
-    await coder.close();
-  }
+function runOnce<P extends string, O extends OneShotOpts>(cli: CliRef<P>, prompt: string, options: O | undefined, limiter?: Limiter): Promise<RunResult<OutputOf<O>, P>> {
+  return runCore(resolveAdapter(cli), prompt, options, { limiter });
 }
 
 /** Runs one prompt in a new session and resolves with the result (failed runs resolve too: check `status`). */

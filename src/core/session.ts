@@ -37,7 +37,13 @@ export class Coder<P extends string = string> {
   /** Per session id, so a resumed session's usage is still counted per run. */
   private readonly memories = new Map<string, SessionMemory>();
 
-  constructor(adapter: AdapterSpec<P>, options: SharedStartOpts | undefined, readonly limiter: Limiter = unlimited) {
+  /** `stateDir`: a dir of the caller's (e.g. shared by queue workers) used instead of a private one, and kept on close. */
+  constructor(
+    adapter: AdapterSpec<P>,
+    options: SharedStartOpts | undefined,
+    readonly limiter: Limiter = unlimited,
+    private readonly givenStateDir?: string,
+  ) {
     assertSupportedPlatform();
     this.adapter = adapter;
     this.options = parseOptions(optionSchemas().sharedStartOptsSchema, options, `${adapter.name} coder options`);
@@ -115,7 +121,7 @@ export class Coder<P extends string = string> {
 
   /** @internal */
   stateDir(): Promise<string> {
-    return this.state.path();
+    return this.givenStateDir === undefined ? this.state.path() : Promise.resolve(this.givenStateDir);
   }
 
   private storeContext(): StoreContext {

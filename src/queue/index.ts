@@ -2,4 +2,4 @@
 // BullMQ and ioredis load only through this entry.
 export { createQueue, type CoderQueue, type EnqueueOptions, type JobHandle, type QueueConfig } from './producer.js';
 export { createWorker, type CoderWorker, type WorkerConfig } from './worker.js';
-export type { JobData, JobEventsOptions, QueueRunOptions, WireResult } from './protocol.js';
+export type { JobData, JobEventsOptions, JobSession, QueueRunOptions, WireResult } from './protocol.js';

@@ -1,6 +1,7 @@
 // The producer side: enqueue() puts a run on a BullMQ queue as plain data; a handle follows the
 // job's event stream (live, from any process) to its result, and cancel() reaches the worker that
 // runs it through Redis.
+import { isAbsolute } from 'node:path';
 import { Queue, type RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { InvalidOptionsError } from '../errors.js';
@@ -10,7 +11,7 @@ import { outputJsonSchemaOf } from '../core/output-schema.js';
 import { isStandardSchema } from '../core/standard-schema.js';
 import { currentTraceContext } from '../core/run-hooks.js';
 import { StreamFollower } from './follower.js';
-import { callbackOptions, DEFAULT_EVENTS, fromWire, keysOf, type JobData, type JobEventsOptions, type QueueRunOptions, type StreamEntry, type WireResult } from './protocol.js';
+import { callbackOptions, DEFAULT_EVENTS, fromWire, keysOf, type JobData, type JobEventsOptions, type JobSession, type QueueRunOptions, type StreamEntry, type WireResult } from './protocol.js';
 
 export interface QueueConfig {
   /** Where Redis is (ioredis options: host, port, password, tls, …). */
@@ -25,6 +26,8 @@ export interface EnqueueOptions {
   /** First retry delay when the CLI gave no retry-after; doubled on each retry (default 1000 ms). */
   backoffMs?: number;
   events?: JobEventsOptions;
+  /** Resume or fork a session, in a session dir the workers share (see docs/scale.md). */
+  session?: JobSession;
 }
 
 export interface JobHandle {
@@ -71,6 +74,20 @@ function optionsAsData(options: QueueRunOptions | undefined): Record<string, unk
     delete data.outputJsonSchema;
   }
   return data;
+}
+
+/** The job's session as data, refused before anything is queued when no worker could honour it. */
+function sessionAsData(session: JobSession | undefined, options: Record<string, unknown>): JobSession | undefined {
+  if (session === undefined) return undefined;
+  const issues: string[] = [];
+  for (const key of ['resume', 'fork', 'dir'] as const) {
+    if (session[key] !== undefined && (typeof session[key] !== 'string' || session[key] === '')) issues.push(`session.${key} must be a non-empty string`);
+  }
+  if (session.resume !== undefined && session.fork !== undefined) issues.push('session: resume or fork, not both');
+  if (session.dir !== undefined && !isAbsolute(session.dir)) issues.push('session.dir must be an absolute path (every worker resolves it)');
+  if (session.dir !== undefined && options.isolation !== 'strict') issues.push("session.dir is the CLI's config dir under isolation: 'strict': set that option too");
+  if (issues.length) throw new InvalidOptionsError(issues);
+  return session;
 }
 
 /** A job's stream entries, kept as they arrive, handed to any number of readers from the first. */
@@ -150,12 +167,9 @@ export function createQueue(config: QueueConfig): CoderQueue {
 
   return {
     async enqueue(cli, prompt, options, job = {}) {
-      const data: JobData = {
-        cli,
-        prompt,
-        options: optionsAsData(options),
-        events: { ...DEFAULT_EVENTS, ...job.events },
-      };
+      const asData = optionsAsData(options);
+      const session = sessionAsData(job.session, asData);
+      const data: JobData = { cli, prompt, options: asData, events: { ...DEFAULT_EVENTS, ...job.events }, ...(session ? { session } : {}) };
       const trace = currentTraceContext();
       if (trace) data.trace = trace;
       const added = await bull.add(cli, data, {

@@ -28,11 +28,25 @@ export interface JobEventsOptions {
   raw?: boolean;
 }
 
+/** Which session a job runs in, and where the CLI keeps it. */
+export interface JobSession {
+  /** Continue this session (an earlier job's `result.sessionId`). */
+  resume?: string;
+  /** Start a new session from this one's history (where the CLI can fork). */
+  fork?: string;
+  /**
+   * An absolute path every worker reaches (a shared volume) used as the CLI's config and session dir:
+   * the dir `isolation: 'strict'` gives the CLI (the job's options must set it), kept between jobs.
+   */
+  dir?: string;
+}
+
 export interface JobData {
   cli: string;
   prompt: string;
   options: Record<string, unknown>;
   events: Required<JobEventsOptions>;
+  session?: JobSession;
   /** Trace context carried from enqueue() to the worker (W3C trace-context fields), when a tracer is active. */
   trace?: Record<string, string>;
 }

@@ -1,15 +1,17 @@
 // The worker side: BullMQ hands a job over, the run goes through the same core as run() (its CLI
 // in a process group of its own, watched by the host-death watchdog), its events go to the job's
 // Redis stream in order, and its result is recorded once.
+import { mkdir } from 'node:fs/promises';
 import { Worker, type Job, type RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CoderError, InvalidOptionsError } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
-import { run, type AdapterSpec, type CanUseTool, type OneShotOpts, type Tool } from '../index.js';
+import type { AdapterSpec, CanUseTool, OneShotOpts, Tool } from '../index.js';
+import { runOnce, type RunTarget } from '../core/run-once.js';
 import type { RunResult } from '../result.js';
 import { resolveAdapter } from '../registry.js';
 import { withRunOrigin, type RunOrigin } from '../core/run-hooks.js';
-import { keysOf, STREAM_FIELD, toWire, type JobData, type StreamEntry, type WireResult } from './protocol.js';
+import { keysOf, STREAM_FIELD, toWire, type JobData, type JobSession, type StreamEntry, type WireResult } from './protocol.js';
 import { exponentialDelay, isRetried, retryAfterOf } from './retry.js';
 
 export interface WorkerConfig {
@@ -104,8 +106,9 @@ export function createWorker(config: WorkerConfig): CoderWorker {
       let result: RunResult<unknown, string>;
       try {
         const adapter = adapters.get(data.cli) ?? resolveAdapter(data.cli);
+        if (data.session?.dir) await sessionDirReady(data.session.dir, data.cli);
         result = await withRunOrigin(origin, () =>
-          run(adapter, data.prompt, {
+          runOnce(adapter, data.prompt, {
             ...resolveOptions(data),
             signal: controller.signal,
             onEvent: (event) => {
@@ -113,7 +116,7 @@ export function createWorker(config: WorkerConfig): CoderWorker {
               write({ t: 'event', event });
             },
             ...(data.events.raw ? { onRawLine: (line: string) => write({ t: 'raw', line }) } : {}),
-          }),
+          }, { session: sessionTarget(data.session), ...(data.session?.dir ? { stateDir: data.session.dir } : {}) }),
         );
       } catch (error) {
         if (!(error instanceof CoderError)) throw error;
@@ -192,6 +195,22 @@ export function createWorker(config: WorkerConfig): CoderWorker {
     close,
     runningCount: () => running.size,
   };
+}
+
+/** The shared session dir, made on first use; one this worker cannot make fails the job as invalid. */
+async function sessionDirReady(dir: string, provider: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new CoderError('invalid_options', `session.dir ${dir}: ${(error as Error).message}`, { provider });
+  }
+}
+
+/** The session a job names: a resume, a fork, else a new one. */
+function sessionTarget(session: JobSession | undefined): RunTarget {
+  if (session?.resume) return { kind: 'resume', sessionId: session.resume };
+  if (session?.fork) return { kind: 'fork', sessionId: session.fork };
+  return { kind: 'new' };
 }
 
 /** The result of a run that failed before its CLI started (invalid options, no binary, …). */

@@ -38,7 +38,8 @@ export interface ModelReply {
 
 export type ScriptStep =
   | ({ kind?: 'reply' } & ModelReply)
-  | { kind: 'error'; status: number; message?: string; retryAfterSeconds?: number; type?: string }
+  /** An HTTP error: `retry-after` (seconds) and `retry-after-ms` headers when given, as the model APIs send them. */
+  | { kind: 'error'; status: number; message?: string; retryAfterSeconds?: number; retryAfterMs?: number; type?: string }
   /** Accept the request and never answer (before headers, or after the stream started). */
   | { kind: 'hang'; after?: 'headers' | 'first-event' | 'nothing' };
 

@@ -117,6 +117,7 @@ export async function startFakeServer(script: Script, api: ApiHandler): Promise<
     if (step.kind === 'error') {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (step.retryAfterSeconds !== undefined) headers['retry-after'] = String(step.retryAfterSeconds);
+      if (step.retryAfterMs !== undefined) headers['retry-after-ms'] = String(step.retryAfterMs);
       res.writeHead(step.status, headers);
       res.end(JSON.stringify(api.errorBody(step.status, step.message ?? `fake error ${step.status}`, step.type)));
       return;

@@ -2,7 +2,9 @@
 // A scriptable stand-in for an agent CLI, used only by the core's tests (its output is made up and
 // claims to be no real CLI's). The script is a JSON array of steps in FAKE_CLI_SCRIPT.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 if (process.argv.includes('--version')) {
   process.stdout.write(`fake-cli ${process.env.FAKE_CLI_VERSION ?? '1.2.0'}\n`);
@@ -28,12 +30,38 @@ async function readStdin() {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The argument after `flag`, when given. */
+const argAfter = (flag) => {
+  const at = process.argv.indexOf(flag);
+  return at < 0 ? undefined : process.argv[at + 1];
+};
+
+// { sessionTurn: {} }: a turn of a session kept in $FAKE_CLI_HOME/sessions/<id>.json (the prompts so far),
+// new, --resume <id> or --fork <id>; answers with every prompt of the session, so a test sees the history.
+async function sessionTurn() {
+  const dir = join(process.env.FAKE_CLI_HOME ?? '.', 'sessions');
+  const from = argAfter('--resume') ?? argAfter('--fork');
+  const file = (id) => join(dir, `${id}.json`);
+  if (from !== undefined && !existsSync(file(from))) {
+    await write(process.stdout, line({ type: 'error', code: 'invalid_options', message: `no session ${from} in ${dir}`, fatal: true }));
+    process.exit(1);
+  }
+  const history = from === undefined ? [] : JSON.parse(readFileSync(file(from), 'utf8'));
+  const id = argAfter('--resume') ?? randomUUID();
+  const prompts = [...history, await readStdin()];
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file(id), JSON.stringify(prompts));
+  await write(process.stdout, line({ type: 'init', sessionId: id }));
+  await write(process.stdout, line({ type: 'done', text: prompts.join(' | '), sessionId: id }));
+}
+
 for (const step of steps) {
   if ('out' in step) await write(process.stdout, line(step.out));
   else if ('err' in step) await write(process.stderr, line(step.err));
   else if ('rawHex' in step) await write(process.stdout, Buffer.from(step.rawHex, 'hex'));
   else if ('sleep' in step) await sleep(step.sleep);
   else if ('stamp' in step) await write(process.stdout, line({ type: 'message', text: `written by ${Date.now()}` }));
+  else if ('sessionTurn' in step) await sessionTurn();
   else if ('echoStdin' in step) await write(process.stdout, line({ type: 'stdin', text: await readStdin() }));
   else if ('usageFromPrompt' in step) {
     // Reports the prompt's number as a running total, the way CLIs with session totals do.

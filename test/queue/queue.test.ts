@@ -1,13 +1,14 @@
 // coderline/queue end to end: real redis-server (the suite's), worker processes started like a
 // user's worker program, the scriptable fake CLI as the agent.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidOptionsError, type CoderStreamEvent } from '../../src/index.js';
 import type { JobType } from 'bullmq';
 import { createQueue, type CoderQueue } from '../../src/queue/index.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 import { done, script } from '../support/fake-adapter.js';
 import { isGroupAlive, isProcessAlive, processTable } from '../support/processes.js';
 import { startWorkerProcess } from '../support/queue-workers.js';
@@ -168,6 +169,41 @@ describe('coderline/queue', () => {
     expect(worker.child.signalCode).toBe('SIGTERM');
     expect(isGroupAlive(group)).toBe(false);
     expect(isProcessAlive(grandchild)).toBe(false);
+  });
+
+  it('a job on another worker process resumes, and forks, a session kept in the shared session dir', async () => {
+    const { queue, name } = newQueue();
+    const root = mkdtempSync(join(tmpdir(), 'coderline-queue-sessions-'));
+    cleanupAfterTest(() => rmSync(root, { recursive: true, force: true }));
+    const dir = join(root, 'shared');
+    const turn = { ...script([{ sessionTurn: {} }]), isolation: 'strict' as const };
+    const first = await startWorkerProcess({ name, workerName: 'a' });
+    const started = await queue.enqueue('fake', 'the word is apricot', turn, { session: { dir } });
+    const { sessionId } = await started.result;
+    expect(sessionId).toEqual(expect.any(String));
+    first.child.kill('SIGTERM');
+    await first.exited;
+    await startWorkerProcess({ name, workerName: 'b' });
+    const resumed = await queue.enqueue('fake', 'what was the word?', turn, { session: { dir, resume: sessionId! } });
+    expect(await resumed.result).toMatchObject({ status: 'success', sessionId, text: 'the word is apricot | what was the word?' });
+    const forked = await queue.enqueue('fake', 'a fork', turn, { session: { dir, fork: sessionId! } });
+    const fork = await forked.result;
+    expect(fork).toMatchObject({ status: 'success', text: 'the word is apricot | what was the word? | a fork' });
+    expect(fork.sessionId).not.toBe(sessionId);
+    // Without the shared dir, the worker's private one has no such session.
+    const lost = await queue.enqueue('fake', 'what was the word?', turn, { session: { resume: sessionId! } });
+    expect((await lost.result).status).toBe('error');
+    const jobs = await Promise.all([started, resumed, forked].map((handle) => queue.bull.getJob(handle.id)));
+    expect(jobs.map((job) => job?.processedBy)).toEqual(['a', 'b', 'b']);
+  });
+
+  it('refuses a job session no worker could honour, before anything is queued', async () => {
+    const { queue } = newQueue();
+    const strict = { isolation: 'strict' as const };
+    await expect(queue.enqueue('fake', 'x', {}, { session: { dir: '/shared/sessions' } })).rejects.toThrow(/session.dir is the CLI's config dir under isolation: 'strict'/);
+    await expect(queue.enqueue('fake', 'x', strict, { session: { dir: 'relative/dir' } })).rejects.toThrow(/session.dir must be an absolute path/);
+    await expect(queue.enqueue('fake', 'x', strict, { session: { resume: 'a', fork: 'b' } })).rejects.toThrow(/resume or fork, not both/);
+    expect(await queue.bull.count()).toBe(0);
   });
 
   it('refuses callbacks with an error naming each, before anything is queued', async () => {

@@ -17,6 +17,7 @@ export function fakeAdapter(overrides: Partial<AdapterSpec<'fake'>> = {}): Adapt
     capabilities: {
       model: { level: 'native', how: '--model' },
       outputSchema: { level: 'best-effort', how: '--schema <tmpfile>' },
+      isolation: { level: 'native', how: "strict: FAKE_CLI_HOME = the coder's state dir" },
     },
     insteadHints: { maxTurns: 'The fake CLI has no turn limit.' },
     canFork: true,
@@ -28,7 +29,9 @@ export function fakeAdapter(overrides: Partial<AdapterSpec<'fake'>> = {}): Adapt
       if (ctx.outputJsonSchema) args.push('--schema', await ctx.writeTempFile('schema.json', JSON.stringify(ctx.outputJsonSchema)));
       if (ctx.session.kind === 'resume' || ctx.session.kind === 'fork') args.push(`--${ctx.session.kind}`, ctx.session.sessionId);
       if (ctx.session.kind === 'continue') args.push('--continue');
-      return { args, stdin: ctx.prompt, env: { FAKE_ADAPTER_ENV: 'from-adapter' } };
+      const env: Record<string, string> = { FAKE_ADAPTER_ENV: 'from-adapter' };
+      if (ctx.opts.isolation === 'strict') env.FAKE_CLI_HOME = await ctx.coderStateDir();
+      return { args, stdin: ctx.prompt, env };
     },
     createTranslator: () => ({
       translate(record): TranslatedEvent[] {
