@@ -5,7 +5,8 @@
 // verdicts in compat/results.json, from which docs/compat.md and src/adapters/<cli>/versions.ts are
 // rewritten (then adapters.md, by the npm script, in a fresh process that loads the new versions.ts).
 // Then the live-session canaries (scripts/compat/live.ts) run on the same binary, into compat/live/.
-// `npm run compat -- --docs` only rewrites those from the results; `--live` runs the live canaries only.
+// `npm run compat -- --docs` only rewrites those from the results; `--live` runs the live canaries only,
+// `--live=steer,set-model` only those (the others keep their results).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,15 +90,21 @@ async function sweepVersion(target: SweepTarget): Promise<VersionResult['canarie
   return canaries;
 }
 
-async function sweepLive(target: SweepTarget): Promise<VersionResult['live']> {
+/** Runs the live canaries (`only` some of them: the others keep their `earlier` verdicts and recordings). */
+async function sweepLive(target: SweepTarget, only: readonly string[] | undefined, earlier: VersionResult['live']): Promise<VersionResult['live']> {
   const { cli, entry, adapter } = target;
   if (!adapter.live) return undefined;
   const dir = liveCompatDir(cli, entry.version);
-  rmSync(dir, { recursive: true, force: true });
+  if (!only) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const verdicts: NonNullable<VersionResult['live']> = {};
+  const verdicts: NonNullable<VersionResult['live']> = only ? { ...earlier } : {};
   for (const name of liveCanaryNames) {
+    if (only && !only.includes(name)) continue;
     const scenario = liveScenario(name);
+    if (scenario.feature && !adapter.live.capabilities[scenario.feature]) {
+      verdicts[name] = { outcome: 'n/a', findings: [] };
+      continue;
+    }
     const run = await runLiveScenario(adapter, scenario, { executablePath: target.executablePath, ...(target.path ? { path: target.path } : {}) });
     checkVersion(target, run.version);
     const findings = judgeLive(scenario, run.observed);
@@ -108,7 +115,8 @@ async function sweepLive(target: SweepTarget): Promise<VersionResult['live']> {
     verdicts[name] = verdict;
     console.error(`  ${cli} ${entry.version} live ${name}: ${verdict.outcome}${findings.length ? ` — ${findings.join('; ')}` : ''}`);
   }
-  return verdicts;
+  // In the order of the columns, whichever ran.
+  return Object.fromEntries(liveCanaryNames.filter((name) => verdicts[name]).map((name) => [name, verdicts[name]]));
 }
 
 function writeDocs(results: Results): void {
@@ -124,7 +132,8 @@ async function main(): Promise<void> {
   const results = readResults();
   if (!args.includes('--docs')) {
     const data = readVersions();
-    const liveOnly = args.includes('--live');
+    const liveOnly = args.includes('--live') || args.some((arg) => arg.startsWith('--live='));
+    const only = args.find((arg) => arg.startsWith('--live='))?.slice('--live='.length).split(',');
     const wanted = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.split('@') as [string, string | undefined]);
     for (const [cli, list] of Object.entries(data.clis) as [ProviderName, (typeof data.clis)[ProviderName]][]) {
       for (const entry of list.versions) {
@@ -133,7 +142,7 @@ async function main(): Promise<void> {
         const target = prepareTarget(cli, entry);
         const earlier = results[cli]?.find((result) => result.version === entry.version);
         const canaries = liveOnly && earlier ? earlier.canaries : await sweepVersion(target);
-        const live = await sweepLive(target);
+        const live = await sweepLive(target, only, earlier?.live);
         writeResult(results, cli, { ...entry, canaries, ...(live ? { live } : {}) });
         writeDocs(results);
       }

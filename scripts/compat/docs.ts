@@ -28,6 +28,8 @@ const liveTitles: Record<LiveCanaryName, string> = {
   interrupt: 'live: interrupt',
   'tool-allowed': 'live: tool allowed',
   'tool-denied': 'live: tool denied',
+  'set-model': 'live: setModel',
+  steer: 'live: steer',
 };
 const mark: Record<CanaryOutcome, string> = { pass: '✅', fail: '❌', 'n/a': '—', gated: '⛔' };
 
@@ -46,7 +48,7 @@ export function renderCompatMd(results: Results): string {
     '',
     `Legend: ${mark.pass} as expected · ${mark.fail} a finding (listed under the table) · ${mark['n/a']} the CLI has no such feature · ${mark.gated} this version lacks the feature (FeatureNotInVersionError before anything spawns).`,
     'The supported range runs from the newest passing version down to the oldest with no failing version between; `coderline doctor` says where the installed CLI stands.',
-    'The live columns are live sessions (`coder.open()`, docs/live.md) on the same binary: two turns in one process, a turn on a hung model interrupted and the next one answered, and canUseTool allowing and denying one shell command. Live sessions need the oldest version from which every newer one passes them all (older: CliVersionError before the session starts); their recordings are in `fixtures/<cli>/<version>/compat/live/`.',
+    'The live columns are live sessions (`coder.open()`, docs/live.md) on the same binary: two turns in one process, a turn on a hung model interrupted and the next one answered, canUseTool allowing and denying one shell command, setModel() between turns, and steer() while a command runs (— where the live protocol has no such control). Live sessions need the oldest version from which every newer one passes them all (older: CliVersionError before the session starts); their recordings are in `fixtures/<cli>/<version>/compat/live/`.',
   ];
   /** Every column of a version: the one-shot canaries, then the live ones. */
   const verdictsOf = (result: VersionResult): Array<[string, CanaryVerdict | undefined]> => [

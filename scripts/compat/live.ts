@@ -7,17 +7,30 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdapterSpec } from '../../src/core/adapter.js';
+import type { AdapterSpec, LiveFeature } from '../../src/core/adapter.js';
 import { LiveSession } from '../../src/core/live.js';
+import type { RunStream } from '../../src/core/session.js';
 import { formatRecording, type RecordedLine, type RecordingMeta } from '../../src/core/live-recording.js';
 import type { ProviderName } from '../../src/events.js';
 import type { OneShotOpts } from '../../src/options.js';
 import { CANARY_STALL_MS } from '../../src/probe/run.js';
 import { fakeApiOf, startFakeModel, type Script, type ScriptStep } from '../../src/testing/index.js';
+import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
 import { repoRoot } from './data.js';
 import { cacheRoot } from './install.js';
 
-export type LiveScenarioName = 'two-turns' | 'interrupt' | 'tool-allowed' | 'tool-denied' | 'model-error';
+export type LiveScenarioName = 'two-turns' | 'interrupt' | 'tool-allowed' | 'tool-denied' | 'set-model' | 'steer' | 'model-error';
+
+/** The message steer() pushes into a running turn. */
+const STEER = 'STEERED: mind the tests.';
+
+/** The model setModel() switches to, per CLI: the name given and the one the next model request names. */
+const otherModel: Record<ProviderName, { model: string; requested: string }> = {
+  claude: { model: 'claude-haiku-4-5', requested: 'claude-haiku-4-5' },
+  codex: { model: 'gpt-5.4', requested: 'gpt-5.4' },
+  copilot: { model: 'other-model', requested: 'other-model' },
+  pi: { model: `${PI_FAKE_PROVIDER}/${PI_FAKE_PLAIN_MODEL}`, requested: PI_FAKE_PLAIN_MODEL },
+};
 
 interface ExpectedTurn {
   status: string;
@@ -29,8 +42,14 @@ export interface LiveScenario {
   name: LiveScenarioName;
   what: string;
   script(shell: (command: string) => ScriptStep, hang: ScriptStep): Script;
-  turns: Array<{ prompt: string; interrupt?: true }>;
+  /** `interrupt`: once the model was asked; `steer`: at the turn's first tool use; `setModelBefore`: between turns. */
+  turns: Array<{ prompt: string; interrupt?: true; steer?: true; setModelBefore?: true }>;
+  /** The live feature the scenario needs beyond open (it is n/a where the live protocol lacks it). */
+  feature?: LiveFeature;
+  /** canUseTool's answer, which the CLI must ask for. */
   decision?: 'allow' | 'deny';
+  /** canUseTool allows whatever the CLI asks about (it need not ask: claude runs `sleep` unasked). */
+  allowTools?: true;
   /** The file the scripted shell command creates in the working directory. */
   file?: string;
   /** What a user must see of each turn. */
@@ -72,6 +91,23 @@ export const liveScenarios: readonly LiveScenario[] = [
     expect: [{ status: 'cancelled' }, { status: 'success', text: 'Back again.' }],
   },
   {
+    name: 'set-model',
+    what: 'setModel() between two turns: the second turn\'s model request names the new model',
+    script: () => () => ({ text: 'Done.' }),
+    turns: [{ prompt: 'First.' }, { prompt: 'Second.', setModelBefore: true }],
+    feature: 'setModel',
+    expect: [{ status: 'success', text: 'Done.' }, { status: 'success', text: 'Done.' }],
+  },
+  {
+    name: 'steer',
+    what: 'steer() while an allowed shell command runs: the message reaches the model within the same turn',
+    script: (shell) => (request, index) => (JSON.stringify(request.body).includes(STEER) ? { text: 'Saw the steer.' } : index < 3 ? shell('sleep 3') : { text: 'No steer seen.' }),
+    turns: [{ prompt: 'Run it.', steer: true }],
+    feature: 'steer',
+    allowTools: true,
+    expect: [{ status: 'success', text: 'Saw the steer.' }],
+  },
+  {
     name: 'model-error',
     what: 'every model request of the first turn fails with HTTP 401: the turn fails with auth; the next turn answers',
     script: () => (request) => (JSON.stringify(request.body).includes('Are you back?') ? { text: 'Back again.' } : { kind: 'error', status: 401, message: 'bad key' }),
@@ -81,7 +117,7 @@ export const liveScenarios: readonly LiveScenario[] = [
 ];
 
 /** The live canaries of the compatibility sweep, as the columns of docs/compat.md. */
-export const liveCanaryNames = ['two-turns', 'interrupt', 'tool-allowed', 'tool-denied'] as const;
+export const liveCanaryNames = ['two-turns', 'interrupt', 'tool-allowed', 'tool-denied', 'set-model', 'steer'] as const;
 export type LiveCanaryName = (typeof liveCanaryNames)[number];
 
 export const liveScenario = (name: LiveScenarioName): LiveScenario => liveScenarios.find((scenario) => scenario.name === name)!;
@@ -95,6 +131,8 @@ export interface LiveObservation {
   fileCreated?: boolean;
   /** Whether the last model request of two turns carried the first turn's prompt and answer. */
   carriedFirstTurn?: boolean;
+  /** Whether the last model request after setModel() named the new model. */
+  switchedModel?: boolean;
   /** Why the session could not open or a turn could not be driven. */
   error?: string;
 }
@@ -113,6 +151,7 @@ export function judgeLive(scenario: LiveScenario, observed: LiveObservation): st
   if (scenario.decision === 'allow' && observed.fileCreated === false) findings.push(`the allowed command did not create ${scenario.file}`);
   if (scenario.decision === 'deny' && observed.fileCreated === true) findings.push(`the denied command created ${scenario.file}`);
   if (observed.carriedFirstTurn === false) findings.push('the second turn\'s model request lacks the first turn');
+  if (observed.switchedModel === false) findings.push('the model request after setModel() names another model');
   return findings;
 }
 
@@ -129,11 +168,37 @@ export interface LiveRun {
   observed: LiveObservation;
 }
 
+/**
+ * A turn whose end the SDK never reads (e.g. an end record this version does not print) is given up
+ * after this long: the stall watch does not cover a turn once it was interrupted.
+ */
+const TURN_DEADLINE_MS = 150_000;
+
+async function withDeadline<T>(work: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), TURN_DEADLINE_MS)));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > until) throw new Error('the model was never asked');
     await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/** Pushes the steer message at the turn's first tool use (the scripted command runs for seconds). */
+async function steerAtToolUse(live: LiveSession<ProviderName>, running: RunStream<unknown, ProviderName>): Promise<void> {
+  let steered = false;
+  for await (const event of running) {
+    if (event.type !== 'tool_use' || steered) continue;
+    steered = true;
+    live.steer(STEER);
   }
 }
 
@@ -161,11 +226,11 @@ export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenar
       ...(target.executablePath ? { executablePath: target.executablePath } : {}),
       workingDirectory: workDir,
       stallTimeoutMs: CANARY_STALL_MS,
-      ...(scenario.decision
+      ...(scenario.decision || scenario.allowTools
         ? {
             canUseTool: () => {
               observed.asked += 1;
-              return scenario.decision === 'allow' ? { behavior: 'allow' as const } : { behavior: 'deny' as const, message: 'Denied by the recording.' };
+              return scenario.decision === 'deny' ? { behavior: 'deny' as const, message: 'Denied by the recording.' } : { behavior: 'allow' as const };
             },
           }
         : {}),
@@ -174,14 +239,19 @@ export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenar
       const live = await LiveSession.open(adapter, { cwd: workDir, coderStateDir: async () => stateDir, recordLine: (line) => lines.push(line) }, opts, { kind: 'new' });
       version = live.cliVersion;
       try {
-        for (const turn of scenario.turns) {
-          const requestsBefore = model.requests.length;
-          const running = live.send(turn.prompt);
-          if (turn.interrupt) {
-            await waitFor(() => model.requests.length > requestsBefore);
-            await live.interrupt();
-          }
-          const result = await running.result;
+        for (const [index, turn] of scenario.turns.entries()) {
+          const drive = async () => {
+            if (turn.setModelBefore) await live.setModel(otherModel[adapter.name].model);
+            const requestsBefore = model.requests.length;
+            const running = live.send(turn.prompt);
+            if (turn.interrupt) {
+              await waitFor(() => model.requests.length > requestsBefore);
+              await live.interrupt();
+            }
+            if (turn.steer) await steerAtToolUse(live, running);
+            return running.result;
+          };
+          const result = await withDeadline(drive(), `turn ${index + 1} did not end within ${TURN_DEADLINE_MS / 1000} s`);
           observed.turns.push({ prompt: turn.prompt, status: result.status, text: result.text });
         }
       } finally {
@@ -194,6 +264,9 @@ export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenar
     if (scenario.name === 'two-turns' && observed.turns.length === 2) {
       const last = JSON.stringify(model.requests.at(-1)?.body ?? '');
       observed.carriedFirstTurn = last.includes(scenario.turns[0]!.prompt) && last.includes(observed.turns[0]!.text);
+    }
+    if (scenario.name === 'set-model' && observed.turns.length === 2) {
+      observed.switchedModel = (model.requests.at(-1)?.body as { model?: unknown } | undefined)?.model === otherModel[adapter.name].requested;
     }
     const replacements: Array<[string, string]> = [[model.url, 'http://127.0.0.1:PORT'], [workDir, '$WORKSPACE'], [stateDir, '$STATE'], [tmpdir(), '$TMPDIR'], [repoRoot, '$REPO'], [cacheRoot, '$COMPAT_CACHE']];
     const meta: RecordingMeta = { cli: adapter.name, version: version ?? 'unknown', scenario: scenario.name, what: scenario.what, turns: observed.turns };

@@ -2,12 +2,14 @@
 // process for many turns. User lines go to stdin; the same stream-json records as a one-shot run come
 // back (so the one-shot translator serves), one `result` per turn; control requests and responses
 // share the pipes (interrupt, set_model, set_permission_mode, and with `--permission-prompt-tool stdio`
-// the CLI's `can_use_tool` questions). Verified on 2.1.252 and 2.1.332 (cli-notes/claude.md, "Live mode").
+// the CLI's `can_use_tool` questions). Verified on 2.1.252 and 2.1.332 (cli-notes/claude.md, "Live mode");
+// the compatibility sweep's live canaries pass on every swept version from claudeLiveMinVersion on.
 import type { LiveSpec } from '../../core/adapter.js';
 import type { RpcDialect } from '../../core/channel.js';
 import { isJsonObject, stringOf } from '../../core/json.js';
 import { buildClaudeInvocation } from './argv.js';
 import { claudePermission } from './permission.js';
+import { claudeLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
@@ -42,7 +44,7 @@ export const claudeLive: LiveSpec = {
     setModel: native('control_request set_model (2.1.332 spends one model request checking the new model)'),
     setPermissionMode: native('control_request set_permission_mode (bypassPermissions only when launched with it)'),
   },
-  minVersion: '2.1.252',
+  minVersion: claudeLiveMinVersion,
   launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
   notLive: ['images'],
   dialect: controlDialect,

@@ -1,0 +1,77 @@
+// The live minimum of each CLI as the compatibility sweep's live canaries measured it
+// (compat/results.json; LiveSpec.minVersion must follow): a version below it is refused by open() before the live process starts, the minimum
+// itself gets past that check. The binary is a shell script that logs how it was started and
+// answers `--version` like the CLI, so the versions need no install.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { liveMinVersion, readResults } from '../../scripts/compat/results.js';
+import type { AdapterSpec } from '../../src/core/adapter.js';
+import type { ProviderName } from '../../src/events.js';
+import { CliVersionError, createCoder } from '../../src/index.js';
+import { builtInAdapters } from '../../src/registry.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
+
+/** What each CLI prints for `--version`. */
+const versionOutput: Record<ProviderName, (version: string) => string> = {
+  claude: (version) => `${version} (Claude Code)`,
+  codex: (version) => `codex-cli ${version}`,
+  copilot: (version) => `GitHub Copilot CLI ${version}.`,
+  pi: (version) => version,
+};
+
+/** The release number just below `version`. */
+function versionBelow(version: string): string {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  return patch > 0 ? `${major}.${minor}.${patch - 1}` : `${major}.${minor - 1}.999`;
+}
+
+/** A stand-in CLI answering `--version` with `version`; `starts()` reads the argument lists it was started with. */
+async function standIn(adapter: AdapterSpec, version: string): Promise<{ executablePath: string; workDir: string; starts(): Promise<string[]> }> {
+  const workDir = await mkdtemp(join(tmpdir(), 'coderline-live-version-'));
+  cleanupAfterTest(() => rm(workDir, { recursive: true, force: true }));
+  const log = join(workDir, 'starts.log');
+  const executablePath = join(workDir, adapter.binary);
+  const output = versionOutput[adapter.name as ProviderName](version);
+  expect(adapter.parseVersion(output)).toBe(version);
+  await writeFile(executablePath, `#!/bin/sh\necho "$*" >> '${log}'\nif [ "$1" = --version ]; then echo '${output}'; fi\n`, { mode: 0o755 });
+  const starts = async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '');
+  return { executablePath, workDir, starts };
+}
+
+async function openWith(adapter: AdapterSpec, executablePath: string, workDir: string): Promise<unknown> {
+  const coder = createCoder(adapter);
+  cleanupAfterTest(() => coder.close());
+  try {
+    const live = await coder.open({ executablePath, workingDirectory: workDir });
+    await live.close();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+const liveAdapters = (Object.values(builtInAdapters) as AdapterSpec[]).filter((adapter) => adapter.live);
+
+describe.each(liveAdapters.map((adapter) => [adapter.name, adapter] as const))('%s live sessions and the CLI version', (_name, adapter) => {
+  // What the sweep measured (compat/results.json), not what the adapter says.
+  const min = liveMinVersion(readResults()[adapter.name as ProviderName] ?? []) ?? 'unmeasured';
+
+  it(`a version below the live minimum fails with CliVersionError naming the minimum, before the live process starts`, async () => {
+    const below = versionBelow(min);
+    const { executablePath, workDir, starts } = await standIn(adapter, below);
+    const error = await openWith(adapter, executablePath, workDir);
+    expect(error).toBeInstanceOf(CliVersionError);
+    expect((error as CliVersionError).version).toBe(below);
+    expect((error as CliVersionError).message).toContain(min);
+    expect(await starts()).toEqual(['--version']);
+  });
+
+  it('the live minimum itself gets past the version check: the live process is started', async () => {
+    const { executablePath, workDir, starts } = await standIn(adapter, min);
+    const error = await openWith(adapter, executablePath, workDir);
+    expect(error).not.toBeInstanceOf(CliVersionError);
+    expect((await starts()).length).toBe(2);
+  });
+});
