@@ -29,6 +29,8 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
   private abandoned = false;
   private failure: { error: unknown } | undefined;
   private reading = false;
+  /** An event went straight to a waiting next() since the consumer last asked: it is busy with it. */
+  private handedOut = false;
   /** Before the first read: the buffered events in runs, one per piece of output they came from. */
   private readonly unread = { counts: [] as number[], bytes: [] as number[], counted: 0, keptBytes: 0, dropped: 0 };
 
@@ -40,12 +42,15 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
 
   push(event: CoderStreamEvent<string>): void {
     if (this.abandoned) return;
-    if (this.waiters.length > 0) this.waiters.shift()!.resolve({ value: event as E, done: false });
-    else this.buffer.push(event as E);
+    if (this.waiters.length > 0) {
+      this.waiters.shift()!.resolve({ value: event as E, done: false });
+      this.handedOut = true;
+    } else this.buffer.push(event as E);
   }
 
+  /** The consumer has events it has not come back from: an event handed to a waiting next(), or a queue. */
   isFull(): boolean {
-    return this.reading && this.head < this.buffer.length;
+    return this.reading && (this.handedOut || this.head < this.buffer.length);
   }
 
   whenEmpty(refill: () => void): void {
@@ -129,6 +134,7 @@ export class EventStream<E extends CoderStreamEvent<string>> implements EventSin
     this.startReading();
     return {
       next: () => {
+        this.handedOut = false;
         const event = this.take();
         if (event !== undefined) return Promise.resolve({ value: event, done: false });
         if (this.failure) return Promise.reject(this.failure.error);

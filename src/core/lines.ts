@@ -7,7 +7,7 @@
 // For a consumer that pulls (`full`), they are decoded in batches, and the rest of the chunk waits as
 // bytes until the consumer has taken the batch (fix 15): a batch waiting in a queue keeps its events
 // alive, so batches are small — but each costs time, so a stream of short lines, whose events are
-// small, may be given larger ones (`shortLineBatchBytes`).
+// small, may be given larger ones (`shortLineBatchBytes`). The first batch is one line.
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -87,13 +87,13 @@ export class LineSplitter {
       this.finishPending(chunk.subarray(start, end));
       start = end + 1;
     }
-    const batchBytes = this.batchBytes();
     while (start <= last) {
       if (!this.ending && this.handlers.full?.()) {
         this.hold(chunk.subarray(start));
         return;
       }
       // A batch ends at the first newline after batchBytes, or with the chunk's last complete line.
+      const batchBytes = this.batchBytes();
       const end = last - start < batchBytes ? last : chunk.indexOf(NEWLINE, start + batchBytes - 1);
       const lines = chunk.subarray(start, end);
       this.batchedBytes += lines.length;
@@ -106,6 +106,9 @@ export class LineSplitter {
 
   private batchBytes(): number {
     if (!this.handlers.full) return Infinity;
+    // The first batch is the first line: a waiting consumer gets the run's first event without
+    // waiting for the rest of the chunk to be translated.
+    if (this.batchedLines === 0) return 1;
     const short = this.options.shortLineBatchBytes;
     return short !== undefined && this.batchedBytes < SHORT_LINE_BYTES * this.batchedLines ? short : BATCH_BYTES;
   }

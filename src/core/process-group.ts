@@ -89,13 +89,16 @@ export async function isGroupAlive(pgid: number): Promise<boolean> {
   return table.some((info) => info.pgid === pgid && !info.zombie);
 }
 
-/** Waits up to `ms` for the processes to go; resolves with those still alive (none: all gone). */
-async function waitGone(pgid: number, known: Set<number>, ms: number): Promise<Set<number>> {
+/**
+ * Waits up to `ms` for the processes to go: true once none is left. At the deadline the table is not
+ * read again: the next step's look does that.
+ */
+async function waitGone(ms: number, lookAt: () => Promise<Set<number>>): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     await sleep(POLL_MS);
-    const alive = await liveMembers(pgid, known);
-    if (alive.size === 0 || Date.now() >= deadline) return alive;
+    if (Date.now() >= deadline) return false;
+    if ((await lookAt()).size === 0) return true;
   }
 }
 
@@ -109,11 +112,12 @@ export async function terminateGroup(
 ): Promise<void> {
   // Found before the first signal: once the leader dies, its children belong to init.
   const known = new Set<number>();
-  let alive = await liveMembers(pgid, known);
   for (const [signal, graceMs] of [...steps, ['SIGKILL', 5_000] as const]) {
-    signalAll(pgid, alive, signal);
-    alive = await waitGone(pgid, known, graceMs);
-    if (alive.size === 0) return;
+    const escaped = await freezeEscaped(pgid, known);
+    // One signal reaches the whole group at once: none of it can fork past it.
+    sendToGroup(pgid, signal);
+    signalFrozen(escaped, signal);
+    if (await waitGone(graceMs, () => liveMembers(pgid, known))) return;
   }
 }
 
@@ -135,6 +139,7 @@ async function stillRunning(pids: ReadonlySet<number>): Promise<Set<number>> {
  */
 async function freezeEscaped(pgid: number, known: Set<number>): Promise<Set<number>> {
   const deadline = Date.now() + FREEZE_WAIT_MS;
+  const stopSent = new Set<number>();
   for (;;) {
     let table: ProcessInfo[];
     try {
@@ -144,14 +149,25 @@ async function freezeEscaped(pgid: number, known: Set<number>): Promise<Set<numb
     }
     const info = new Map(table.map((entry) => [entry.pid, entry]));
     const escaped = [...groupAndDescendants(table, pgid, known)].filter((pid) => info.get(pid)?.pgid !== pgid);
-    const found = escaped.filter((pid) => !known.has(pid));
-    for (const pid of found) {
+    let found = false;
+    for (const pid of escaped) {
       known.add(pid);
+      if (stopSent.has(pid)) continue;
+      stopSent.add(pid);
       sendTo(pid, 'SIGSTOP');
+      found = true;
     }
-    if (found.length > 0) continue;
-    if (escaped.every((pid) => info.get(pid)?.stopped) || Date.now() >= deadline) return new Set(escaped);
+    if (!found && (escaped.every((pid) => info.get(pid)?.stopped) || Date.now() >= deadline)) return new Set(escaped);
+    // A moment for the stops to land before the next read.
     await sleep(1);
+  }
+}
+
+/** The signal waits while a process is stopped: it acts first thing once the process goes on. */
+function signalFrozen(pids: ReadonlySet<number>, signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    sendTo(pid, signal);
+    sendTo(pid, 'SIGCONT');
   }
 }
 
@@ -162,18 +178,10 @@ async function freezeEscaped(pgid: number, known: Set<number>): Promise<Set<numb
 export async function terminateEscapedDescendants(pgid: number, steps: ReadonlyArray<readonly [NodeJS.Signals, number]>): Promise<void> {
   const known = new Set<number>();
   for (const [signal, graceMs] of [...steps, ['SIGKILL', 5_000] as const]) {
-    let alive = await freezeEscaped(pgid, known);
-    if (alive.size === 0) return;
-    // The signal waits while a process is stopped: it acts first thing once the process goes on.
-    for (const pid of alive) {
-      sendTo(pid, signal);
-      sendTo(pid, 'SIGCONT');
-    }
-    const deadline = Date.now() + graceMs;
-    do {
-      await sleep(POLL_MS);
-      alive = await stillRunning(alive);
-    } while (alive.size > 0 && Date.now() < deadline);
+    const escaped = await freezeEscaped(pgid, known);
+    if (escaped.size === 0) return;
+    signalFrozen(escaped, signal);
+    if (await waitGone(graceMs, () => stillRunning(escaped))) return;
   }
 }
 

@@ -88,12 +88,18 @@ describe('LineSplitter with a consumer that pulls', () => {
 
   it('stops between batches, never inside one, and end() hands out what was kept back', () => {
     const lines: string[] = [];
-    const splitter = new LineSplitter(1024 * 1024, { line: (l) => lines.push(l), oversized: () => {}, full: () => lines.length > 0 });
+    const queue: string[] = [];
+    const splitter = new LineSplitter(1024 * 1024, { line: (l) => (lines.push(l), queue.push(l)), oversized: () => {}, full: () => queue.length > 0 });
     const text = Array.from({ length: 10_000 }, (_, i) => `${i}`.padStart(20, '0')).join('\n');
     splitter.push(Buffer.from(`${text}\n`));
-    // The first batch is about 16 KiB of lines; the rest waits.
-    expect(lines.length).toBeGreaterThan(700);
-    expect(lines.length).toBeLessThan(900);
+    // The first batch is the first line alone: a reader waiting for the first event gets it at once.
+    expect(queue).toEqual([text.slice(0, 20)]);
+    expect(splitter.holding).toBe(true);
+    // The next is about 16 KiB of lines; the rest waits.
+    queue.length = 0;
+    splitter.resume();
+    expect(queue.length).toBeGreaterThan(700);
+    expect(queue.length).toBeLessThan(900);
     expect(splitter.holding).toBe(true);
     splitter.end();
     expect(splitter.holding).toBe(false);
@@ -114,7 +120,7 @@ describe('LineSplitter with a consumer that pulls', () => {
       return sizes;
     };
     const short = batchesOf(100);
-    // The first batch is the usual 16 KiB: no average yet.
+    // The first batch is the first line alone; the average of the lines so far picks the next ones.
     expect(short[0]).toBeLessThan(17 * 1024);
     expect(short[1]).toBeGreaterThan(63 * 1024);
     expect(Math.max(...batchesOf(2000))).toBeLessThan(18 * 1024);

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isGroupAlive as groupAliveBySdk, sendToGroup, STOP_STEPS, terminateEscapedDescendants } from '../../src/core/process-group.js';
+import { isGroupAlive as groupAliveBySdk, sendToGroup, STOP_STEPS, terminateEscapedDescendants, terminateGroup } from '../../src/core/process-group.js';
 import { procSource, psSource, useProcessTableSource, type ProcessTableSource } from '../../src/core/process-table.js';
 import { run, type CoderStreamEvent } from '../../src/index.js';
 import { fakeAdapter, script } from '../support/fake-adapter.js';
@@ -160,8 +160,11 @@ describe('stopping a group', () => {
   });
 });
 
-describe('stopping what left the group, the group itself left running (a live session after an interrupt)', () => {
-  it('a command that keeps starting processes while it is being stopped leaves none behind', async () => {
+describe('stopping what left the group while it keeps starting processes', () => {
+  it.each([
+    ['abort or stall: the group is stopped too', terminateGroup, false],
+    ['a live session after an interrupt: the group is left running', terminateEscapedDescendants, true],
+  ] as const)('%s; none of what left it is left behind', async (_name, stop, leaderLives) => {
     const marker = uniqueMarker('escaped-forker');
     cleanupAfterTest(() => killMarked(marker));
     // The leader starts, in a session of its own, a shell that starts a long sleep every 2 ms: every
@@ -174,8 +177,8 @@ describe('stopping what left the group, the group itself left running (a live se
     `], { detached: true, stdio: 'ignore', env: { ...process.env, FORKER: forker } });
     cleanupAfterTest(() => void sendToGroup(leader.pid!, 'SIGKILL'));
     await waitFor(() => pidsWithMarker(marker).length >= 20, 30_000);
-    await terminateEscapedDescendants(leader.pid!, STOP_STEPS);
+    await stop(leader.pid!, STOP_STEPS);
     expect(pidsWithMarker(marker)).toEqual([]);
-    expect(isProcessAlive(leader.pid!)).toBe(true);
+    expect(isProcessAlive(leader.pid!)).toBe(leaderLives);
   });
 });

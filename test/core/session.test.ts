@@ -107,6 +107,18 @@ describe('stream()', () => {
     expect(isGroupAlive(result.pid!)).toBe(false);
   });
 
+  it('a waiting reader gets the first event of a chunk before the rest of the chunk is translated', async () => {
+    // Five records in one write: they reach the host as one pipe read.
+    const records = ['a', 'b', 'c', 'd', 'e'].map((text) => `${JSON.stringify({ type: 'message', text })}\n`).join('');
+    let linesRead = 0;
+    const stream = createCoder(fake, script([{ rawHex: Buffer.from(records).toString('hex') }, done()])).start().stream('go', { onRawLine: () => (linesRead += 1) });
+    const readBefore: number[] = [];
+    for await (const event of stream) if (event.type === 'message') readBefore.push(linesRead);
+    expect((await stream.result).status).toBe('success');
+    expect(readBefore[0]).toBe(1);
+    expect(readBefore).toHaveLength(5);
+  });
+
   it('holds back a fast CLI while the consumer is slow, and loses nothing', async () => {
     const session = createCoder(fake, script([{ lines: 5000 }, done()])).start();
     const stream = session.stream('go');
