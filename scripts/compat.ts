@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AdapterSpec } from '../src/core/adapter.js';
+import type { AdapterSpec, LiveSpec } from '../src/core/adapter.js';
 import type { ProviderName } from '../src/events.js';
 import type { CanaryReport } from '../src/probe/analyse.js';
 import { sweepCanariesFor } from '../src/probe/canaries.js';
@@ -21,7 +21,7 @@ import { pathWithNode22 } from '../src/testing/pi-env.js';
 import { compatFixtureDir, liveCompatDir, readVersions, type CompatMeta, type LiveCompatMeta, type SweptVersion } from './compat/data.js';
 import { compatMdFile, renderCompatMd, renderVersionsTs, versionsTsFile } from './compat/docs.js';
 import { ensureInstalled } from './compat/install.js';
-import { judgeLive, liveCanaryNames, liveScenario, runLiveScenario } from './compat/live.js';
+import { judgeLive, liveCanaryApplies, liveCanaryNames, liveOutcome, liveScenario, runLiveScenario } from './compat/live.js';
 import { readResults, writeResult, type CanaryOutcome, type CanaryVerdict, type Results, type VersionResult } from './compat/results.js';
 
 function outcomeOf(report: CanaryReport): CanaryOutcome {
@@ -59,7 +59,9 @@ function prepareTarget(cli: ProviderName, entry: SweptVersion): SweepTarget {
   const executablePath = ensureInstalled(cli, entry);
   // The sweep reaches versions outside the adapter's range: it is what decides that range.
   const base: AdapterSpec<ProviderName> = builtInAdapters[cli];
-  const live = base.live ? { live: { ...base.live, minVersion: '0.0.0' } } : {};
+  // Controls gated to newer versions run too: the sweep is what shows they fail below.
+  const ungated = (spec: LiveSpec): LiveSpec['capabilities'] => Object.fromEntries(Object.entries(spec.capabilities).map(([feature, { since: _since, ...support }]) => [feature, support]));
+  const live = base.live ? { live: { ...base.live, capabilities: ungated(base.live), minVersion: '0.0.0' } } : {};
   const adapter: AdapterSpec<ProviderName> = { ...base, versions: { min: '0.0.0', testedMax: entry.version }, ...live };
   const path = entry.node === '22' ? pathWithNode22() : process.env.PATH;
   // A first copilot run unpacks its assets into the shared test HOME: done here, not inside the
@@ -101,14 +103,14 @@ async function sweepLive(target: SweepTarget, only: readonly string[] | undefine
   for (const name of liveCanaryNames) {
     if (only && !only.includes(name)) continue;
     const scenario = liveScenario(name);
-    if (scenario.feature && !adapter.live.capabilities[scenario.feature]) {
+    if (!liveCanaryApplies(adapter.live, scenario)) {
       verdicts[name] = { outcome: 'n/a', findings: [] };
       continue;
     }
     const run = await runLiveScenario(adapter, scenario, { executablePath: target.executablePath, ...(target.path ? { path: target.path } : {}) });
     checkVersion(target, run.version);
     const findings = judgeLive(scenario, run.observed);
-    const verdict: CanaryVerdict = { outcome: findings.length ? 'fail' : 'pass', findings };
+    const verdict: CanaryVerdict = { outcome: liveOutcome(builtInAdapters[cli].live!, scenario, entry.version, findings), findings };
     writeFileSync(join(dir, `${name}.jsonl`), run.text);
     const meta: LiveCompatMeta = { canary: name, cliVersion: run.version ?? null, observed: run.observed, verdict };
     writeFileSync(join(dir, `${name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);

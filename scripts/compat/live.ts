@@ -7,17 +7,18 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdapterSpec, LiveFeature } from '../../src/core/adapter.js';
+import type { AdapterSpec, LiveFeature, LiveSpec } from '../../src/core/adapter.js';
 import { LiveSession } from '../../src/core/live.js';
 import type { RunStream } from '../../src/core/session.js';
+import { compareVersions } from '../../src/core/version.js';
 import { formatRecording, type RecordedLine, type RecordingMeta } from '../../src/core/live-recording.js';
 import type { ProviderName } from '../../src/events.js';
 import type { OneShotOpts } from '../../src/options.js';
-import { CANARY_STALL_MS } from '../../src/probe/run.js';
 import { fakeApiOf, startFakeModel, type Script, type ScriptStep } from '../../src/testing/index.js';
 import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
 import { repoRoot } from './data.js';
 import { cacheRoot } from './install.js';
+import type { CanaryOutcome } from './results.js';
 
 export type LiveScenarioName = 'two-turns' | 'interrupt' | 'tool-allowed' | 'tool-denied' | 'set-model' | 'steer' | 'model-error';
 
@@ -155,6 +156,19 @@ export function judgeLive(scenario: LiveScenario, observed: LiveObservation): st
   return findings;
 }
 
+/** Whether the live protocol has the control the scenario needs (n/a otherwise). */
+export const liveCanaryApplies = (spec: LiveSpec, scenario: LiveScenario): boolean => !scenario.feature || spec.capabilities[scenario.feature] !== undefined;
+
+/**
+ * A canary with findings fails, unless the adapter refuses its control on this version
+ * (FeatureNotInVersionError, the capability's `since`): then the findings are why, and it is gated.
+ */
+export function liveOutcome(spec: LiveSpec, scenario: LiveScenario, version: string, findings: readonly string[]): CanaryOutcome {
+  if (!findings.length) return 'pass';
+  const since = scenario.feature && spec.capabilities[scenario.feature]?.since;
+  return since && compareVersions(version, since) < 0 ? 'gated' : 'fail';
+}
+
 /** Which binary a scenario runs: the adapter's own unless an executable (and a PATH for it) is given. */
 export interface LiveTarget {
   executablePath?: string;
@@ -172,7 +186,9 @@ export interface LiveRun {
  * A turn whose end the SDK never reads (e.g. an end record this version does not print) is given up
  * after this long: the stall watch does not cover a turn once it was interrupted.
  */
-const TURN_DEADLINE_MS = 150_000;
+const TURN_DEADLINE_MS = 90_000;
+/** The fake model answers at once: a turn silent this long is stuck (e.g. waits for an end record). */
+const LIVE_STALL_MS = 30_000;
 
 async function withDeadline<T>(work: Promise<T>, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -225,7 +241,7 @@ export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenar
       ...(target.path ? { extraEnv: { ...env.extraEnv, PATH: target.path } } : {}),
       ...(target.executablePath ? { executablePath: target.executablePath } : {}),
       workingDirectory: workDir,
-      stallTimeoutMs: CANARY_STALL_MS,
+      stallTimeoutMs: LIVE_STALL_MS,
       ...(scenario.decision || scenario.allowTools
         ? {
             canUseTool: () => {

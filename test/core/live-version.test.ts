@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { liveMinVersion, readResults } from '../../scripts/compat/results.js';
 import type { AdapterSpec } from '../../src/core/adapter.js';
 import type { ProviderName } from '../../src/events.js';
-import { CliVersionError, createCoder } from '../../src/index.js';
+import { CliVersionError, createCoder, FeatureNotInVersionError } from '../../src/index.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 
@@ -27,17 +27,23 @@ function versionBelow(version: string): string {
   return patch > 0 ? `${major}.${minor}.${patch - 1}` : `${major}.${minor - 1}.999`;
 }
 
-/** A stand-in CLI answering `--version` with `version`; `starts()` reads the argument lists it was started with. */
-async function standIn(adapter: AdapterSpec, version: string): Promise<{ executablePath: string; workDir: string; starts(): Promise<string[]> }> {
+/**
+ * A stand-in CLI answering `--version` with `version`; started otherwise it exits at once, or with
+ * `stayOpen` keeps what it reads on stdin. `starts()` reads the argument lists it was started with,
+ * `received()` its stdin.
+ */
+async function standIn(adapter: AdapterSpec, version: string, stayOpen = false): Promise<{ executablePath: string; workDir: string; starts(): Promise<string[]>; received(): Promise<string> }> {
   const workDir = await mkdtemp(join(tmpdir(), 'coderline-live-version-'));
   cleanupAfterTest(() => rm(workDir, { recursive: true, force: true }));
   const log = join(workDir, 'starts.log');
   const executablePath = join(workDir, adapter.binary);
   const output = versionOutput[adapter.name as ProviderName](version);
   expect(adapter.parseVersion(output)).toBe(version);
-  await writeFile(executablePath, `#!/bin/sh\necho "$*" >> '${log}'\nif [ "$1" = --version ]; then echo '${output}'; fi\n`, { mode: 0o755 });
+  const stdin = join(workDir, 'stdin.log');
+  await writeFile(executablePath, `#!/bin/sh\necho "$*" >> '${log}'\nif [ "$1" = --version ]; then echo '${output}'; exit 0; fi\n${stayOpen ? `exec cat > '${stdin}'` : 'exit 0'}\n`, { mode: 0o755 });
   const starts = async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '');
-  return { executablePath, workDir, starts };
+  const received = () => readFile(stdin, 'utf8').catch(() => '');
+  return { executablePath, workDir, starts, received };
 }
 
 async function openWith(adapter: AdapterSpec, executablePath: string, workDir: string): Promise<unknown> {
@@ -73,5 +79,25 @@ describe.each(liveAdapters.map((adapter) => [adapter.name, adapter] as const))('
     const error = await openWith(adapter, executablePath, workDir);
     expect(error).not.toBeInstanceOf(CliVersionError);
     expect((await starts()).length).toBe(2);
+  });
+});
+
+describe('a live control newer than the live minimum', () => {
+  it('claude 2.1.197 (no command_lifecycle records, so a steered turn would never end): steer() fails with FeatureNotInVersionError naming 2.1.218, nothing is written', async () => {
+    const adapter = builtInAdapters.claude as AdapterSpec;
+    const { executablePath, workDir, received } = await standIn(adapter, '2.1.197', true);
+    const coder = createCoder(adapter);
+    cleanupAfterTest(() => coder.close());
+    const live = await coder.open({ executablePath, workingDirectory: workDir });
+    cleanupAfterTest(() => live.close());
+    let error: unknown;
+    try {
+      live.steer('mind the tests');
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(FeatureNotInVersionError);
+    expect(error).toMatchObject({ option: 'steer', version: '2.1.197', since: '2.1.218' });
+    expect(await received()).toBe('');
   });
 });

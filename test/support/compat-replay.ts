@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compatFixtureDir, liveCompatDir, readVersions, type CompatMeta, type LiveCompatMeta } from '../../scripts/compat/data.js';
-import { judgeLive, liveCanaryNames, liveScenario } from '../../scripts/compat/live.js';
+import { judgeLive, liveCanaryApplies, liveCanaryNames, liveOutcome, liveScenario } from '../../scripts/compat/live.js';
 import { liveMinVersion, readResults, type VersionResult } from '../../scripts/compat/results.js';
 import type { AdapterSpec } from '../../src/core/adapter.js';
 import { parseRecording } from '../../src/core/live-recording.js';
@@ -33,8 +33,8 @@ function expectLiveReplays(adapter: AdapterSpec, result: VersionResult): void {
   for (const name of liveCanaryNames) {
     const recorded = result.live?.[name];
     expect(recorded, `${result.version} live ${name} in compat/results.json`).toBeDefined();
-    const feature = liveScenario(name).feature;
-    if (feature && !adapter.live!.capabilities[feature]) {
+    const scenario = liveScenario(name);
+    if (!liveCanaryApplies(adapter.live!, scenario)) {
       expect(recorded?.outcome).toBe('n/a');
       continue;
     }
@@ -42,7 +42,8 @@ function expectLiveReplays(adapter: AdapterSpec, result: VersionResult): void {
     const recording = parseRecording(readFileSync(join(dir, `${name}.jsonl`), 'utf8'));
     expect(meta.cliVersion ?? result.version).toBe(result.version);
     expect({ version: result.version, name, verdict: meta.verdict }).toEqual({ version: result.version, name, verdict: recorded });
-    expect(judgeLive(liveScenario(name), meta.observed)).toEqual(meta.verdict.findings);
+    const findings = judgeLive(scenario, meta.observed);
+    expect({ version: result.version, name, findings, outcome: liveOutcome(adapter.live!, scenario, result.version, findings) }).toEqual({ version: result.version, name, ...meta.verdict });
     const turns = replayTurns(adapter, recording);
     meta.observed.turns.forEach((turn, index) => {
       const replayed = trackerOf(adapter, turns[index] ?? []);

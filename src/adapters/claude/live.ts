@@ -40,7 +40,11 @@ export const claudeLive: LiveSpec = {
   capabilities: {
     open: native('claude -p --input-format stream-json --output-format stream-json --verbose; a user line on stdin per turn'),
     interrupt: native('control_request interrupt: the turn ends, a running Bash command is killed by the CLI, the process stays'),
-    steer: native('a user line (with a uuid) while the turn runs: while a tool runs the CLI adds it to the tool result; otherwise it runs right after, and the turn (one RunResult) lasts until it has'),
+    steer: {
+      ...native('a user line (with a uuid) while the turn runs: while a tool runs the CLI adds it to the tool result; otherwise it runs right after, and the turn (one RunResult) lasts until it has'),
+      // 2.1.197 prints no command_lifecycle records, so a turn with a pushed message never ends (the sweep's live steer canary).
+      since: '2.1.218',
+    },
     setModel: native('control_request set_model (2.1.332 spends one model request checking the new model)'),
     setPermissionMode: native('control_request set_permission_mode (bypassPermissions only when launched with it)'),
   },
