@@ -7,7 +7,7 @@ import { builtInAdapters } from '../../src/registry.js';
 import type { AdapterSpec } from '../../src/core/adapter.js';
 import type { ProviderName } from '../../src/events.js';
 import { pathWithNode22 } from '../../src/testing/pi-env.js';
-import { liveScenarios, runLiveScenario } from '../compat/live.js';
+import { liveCanaryApplies, liveScenarios, runLiveScenario } from '../compat/live.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -17,7 +17,7 @@ export async function recordLive(cli: ProviderName): Promise<void> {
   if (!adapter.live) return;
   const wanted = process.env.LIVE_SCENARIOS?.split(',');
   for (const scenario of liveScenarios) {
-    if (wanted && !wanted.includes(scenario.name)) continue;
+    if ((wanted && !wanted.includes(scenario.name)) || !liveCanaryApplies(adapter.live, scenario)) continue;
     const { version, text, observed } = await runLiveScenario(adapter, scenario, cli === 'pi' ? { path: pathWithNode22() } : {});
     if (observed.error !== undefined) throw new Error(`${cli} live/${scenario.name}: ${observed.error}`);
     const dir = join(root, 'fixtures', cli, version ?? 'unknown', 'live');
