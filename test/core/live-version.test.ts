@@ -13,6 +13,15 @@ import { CliVersionError, createCoder, FeatureNotInVersionError } from '../../sr
 import { builtInAdapters } from '../../src/registry.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 
+/** Polls `read` until `condition` holds. */
+async function waitFor(condition: () => boolean, timeoutMs: number, read: () => Promise<unknown>): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (await read(); !condition(); await read()) {
+    if (Date.now() > until) throw new Error('timed out waiting for the stand-in');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** What each CLI prints for `--version`. */
 const versionOutput: Record<ProviderName, (version: string) => string> = {
   claude: (version) => `${version} (Claude Code)`,
@@ -98,6 +107,12 @@ describe('a live control newer than the live minimum', () => {
     }
     expect(error).toBeInstanceOf(FeatureNotInVersionError);
     expect(error).toMatchObject({ option: 'steer', version: '2.1.197', since: '2.1.218' });
-    expect(await received()).toBe('');
+    // A turn sent afterwards arrives first: nothing of the refused steer went before it.
+    const turn = live.send('after the refusal');
+    let stdin = '';
+    await waitFor(() => stdin.includes('after the refusal'), 60_000, async () => (stdin = await received()));
+    expect(stdin).not.toContain('mind the tests');
+    process.kill(live.pid!, 'SIGKILL');
+    expect((await turn.result).status).toBe('error');
   });
 });
