@@ -4,11 +4,13 @@
 // version and one canary at a time; its stdout lands in fixtures/<cli>/<version>/compat/ and its
 // verdicts in compat/results.json, from which docs/compat.md and src/adapters/<cli>/versions.ts are
 // rewritten (then adapters.md, by the npm script, in a fresh process that loads the new versions.ts).
-// `npm run compat -- --docs` only rewrites those from the results.
+// Then the live-session canaries (scripts/compat/live.ts) run on the same binary, into compat/live/.
+// `npm run compat -- --docs` only rewrites those from the results; `--live` runs the live canaries only,
+// `--live=steer,set-model` only those (the others keep their results).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AdapterSpec } from '../src/core/adapter.js';
+import type { AdapterSpec, LiveSpec } from '../src/core/adapter.js';
 import type { ProviderName } from '../src/events.js';
 import type { CanaryReport } from '../src/probe/analyse.js';
 import { sweepCanariesFor } from '../src/probe/canaries.js';
@@ -16,10 +18,11 @@ import { runCanary, type CanaryRun } from '../src/probe/run.js';
 import { builtInAdapters } from '../src/registry.js';
 import { copilotTestHome } from '../src/testing/copilot-env.js';
 import { pathWithNode22 } from '../src/testing/pi-env.js';
-import { compatFixtureDir, readVersions, type CompatMeta, type SweptVersion } from './compat/data.js';
+import { compatFixtureDir, liveCompatDir, readVersions, type CompatMeta, type LiveCompatMeta, type SweptVersion } from './compat/data.js';
 import { compatMdFile, renderCompatMd, renderVersionsTs, versionsTsFile } from './compat/docs.js';
 import { ensureInstalled } from './compat/install.js';
-import { readResults, writeResult, type CanaryOutcome, type Results, type VersionResult } from './compat/results.js';
+import { judgeLive, liveCanaryApplies, liveCanaryNames, liveOutcome, liveScenario, runLiveScenario } from './compat/live.js';
+import { readResults, writeResult, type CanaryOutcome, type CanaryVerdict, type Results, type VersionResult } from './compat/results.js';
 
 function outcomeOf(report: CanaryReport): CanaryOutcome {
   if (!report.drift) return 'pass';
@@ -43,28 +46,79 @@ function saveRun(dir: string, run: CanaryRun): void {
   writeFileSync(join(dir, `${name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
 }
 
-async function sweepVersion(cli: ProviderName, entry: SweptVersion): Promise<VersionResult> {
+/** What one version is swept with: its binary, the PATH it runs on, the adapter widened to reach it. */
+interface SweepTarget {
+  cli: ProviderName;
+  entry: SweptVersion;
+  executablePath: string;
+  path: string | undefined;
+  adapter: AdapterSpec<ProviderName>;
+}
+
+function prepareTarget(cli: ProviderName, entry: SweptVersion): SweepTarget {
   const executablePath = ensureInstalled(cli, entry);
   // The sweep reaches versions outside the adapter's range: it is what decides that range.
-  const base = builtInAdapters[cli] as AdapterSpec;
-  const adapter: AdapterSpec = { ...base, versions: { min: '0.0.0', testedMax: entry.version } };
+  const base: AdapterSpec<ProviderName> = builtInAdapters[cli];
+  // Controls gated to newer versions run too: the sweep is what shows they fail below.
+  const ungated = (spec: LiveSpec): LiveSpec['capabilities'] => Object.fromEntries(Object.entries(spec.capabilities).map(([feature, { since: _since, ...support }]) => [feature, support]));
+  const live = base.live ? { live: { ...base.live, capabilities: ungated(base.live), minVersion: '0.0.0' } } : {};
+  const adapter: AdapterSpec<ProviderName> = { ...base, versions: { min: '0.0.0', testedMax: entry.version }, ...live };
   const path = entry.node === '22' ? pathWithNode22() : process.env.PATH;
   // A first copilot run unpacks its assets into the shared test HOME: done here, not inside the
   // first canary's time-limited --version.
   if (cli === 'copilot') execFileSync(executablePath, ['--version'], { env: { ...process.env, HOME: copilotTestHome(), COPILOT_AUTO_UPDATE: 'false' }, stdio: 'ignore' });
+  return { cli, entry, executablePath, path, adapter };
+}
+
+function checkVersion(target: SweepTarget, said: string | undefined): void {
+  if (said !== undefined && said !== target.entry.version) throw new Error(`${target.executablePath} says it is ${target.cli} ${said}, not ${target.entry.version}`);
+}
+
+async function sweepVersion(target: SweepTarget): Promise<VersionResult['canaries']> {
+  const { cli, entry, executablePath, path, adapter } = target;
+  const base = builtInAdapters[cli] as AdapterSpec;
   const dir = compatFixtureDir(cli, entry.version);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const canaries: VersionResult['canaries'] = {};
   for (const canary of sweepCanariesFor(base) ?? []) {
     const run = await runCanary({ cli, adapter, executablePath, ...(path ? { path } : {}) }, canary);
-    if (run.cliVersion !== undefined && run.cliVersion !== entry.version) throw new Error(`${executablePath} says it is ${cli} ${run.cliVersion}, not ${entry.version}`);
+    checkVersion(target, run.cliVersion);
     saveRun(dir, run);
     const outcome = outcomeOf(run.report);
     canaries[canary.expect.canary] = { outcome, findings: outcome === 'pass' ? [] : findingsOf(run.report) };
     console.error(`  ${cli} ${entry.version} ${canary.expect.canary}: ${outcome}${outcome === 'pass' ? '' : ` — ${findingsOf(run.report).join('; ')}`}`);
   }
-  return { ...entry, canaries };
+  return canaries;
+}
+
+/** Runs the live canaries (`only` some of them: the others keep their `earlier` verdicts and recordings). */
+async function sweepLive(target: SweepTarget, only: readonly string[] | undefined, earlier: VersionResult['live']): Promise<VersionResult['live']> {
+  const { cli, entry, adapter } = target;
+  if (!adapter.live) return undefined;
+  const dir = liveCompatDir(cli, entry.version);
+  if (!only) rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const verdicts: NonNullable<VersionResult['live']> = only ? { ...earlier } : {};
+  for (const name of liveCanaryNames) {
+    if (only && !only.includes(name)) continue;
+    const scenario = liveScenario(name);
+    if (!liveCanaryApplies(adapter.live, scenario)) {
+      verdicts[name] = { outcome: 'n/a', findings: [] };
+      continue;
+    }
+    const run = await runLiveScenario(adapter, scenario, { executablePath: target.executablePath, ...(target.path ? { path: target.path } : {}) });
+    checkVersion(target, run.version);
+    const findings = judgeLive(scenario, run.observed);
+    const verdict: CanaryVerdict = { outcome: liveOutcome(builtInAdapters[cli].live!, scenario, entry.version, findings), findings };
+    writeFileSync(join(dir, `${name}.jsonl`), run.text);
+    const meta: LiveCompatMeta = { canary: name, cliVersion: run.version ?? null, observed: run.observed, verdict };
+    writeFileSync(join(dir, `${name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
+    verdicts[name] = verdict;
+    console.error(`  ${cli} ${entry.version} live ${name}: ${verdict.outcome}${findings.length ? ` — ${findings.join('; ')}` : ''}`);
+  }
+  // In the order of the columns, whichever ran.
+  return Object.fromEntries(liveCanaryNames.filter((name) => verdicts[name]).map((name) => [name, verdicts[name]]));
 }
 
 function writeDocs(results: Results): void {
@@ -80,12 +134,18 @@ async function main(): Promise<void> {
   const results = readResults();
   if (!args.includes('--docs')) {
     const data = readVersions();
-    const wanted = args.map((arg) => arg.split('@') as [string, string | undefined]);
+    const liveOnly = args.includes('--live') || args.some((arg) => arg.startsWith('--live='));
+    const only = args.find((arg) => arg.startsWith('--live='))?.slice('--live='.length).split(',');
+    const wanted = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.split('@') as [string, string | undefined]);
     for (const [cli, list] of Object.entries(data.clis) as [ProviderName, (typeof data.clis)[ProviderName]][]) {
       for (const entry of list.versions) {
         if (wanted.length && !wanted.some(([name, version]) => name === cli && (version === undefined || version === entry.version))) continue;
         console.error(`${cli} ${entry.version} (${entry.package})`);
-        writeResult(results, cli, await sweepVersion(cli, entry));
+        const target = prepareTarget(cli, entry);
+        const earlier = results[cli]?.find((result) => result.version === entry.version);
+        const canaries = liveOnly && earlier ? earlier.canaries : await sweepVersion(target);
+        const live = await sweepLive(target, only, earlier?.live);
+        writeResult(results, cli, { ...entry, canaries, ...(live ? { live } : {}) });
         writeDocs(results);
       }
     }

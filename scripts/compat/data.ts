@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import type { ProviderName } from '../../src/events.js';
 import type { CanaryReport, ProbeExit } from '../../src/probe/analyse.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
+import type { LiveCanaryName, LiveObservation } from './live.js';
+import type { CanaryVerdict } from './results.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const versionsFile = join(repoRoot, 'compat', 'versions.json');
@@ -48,4 +50,15 @@ export interface CompatMeta {
   /** False when the canary could not run (the report says why): there is nothing to replay. */
   analysed: boolean;
   report: CanaryReport;
+}
+
+/** fixtures/<cli>/<version>/compat/live/: per live canary, its recording (<canary>.jsonl) and <canary>.meta.json. */
+export const liveCompatDir = (cli: ProviderName, version: string) => join(compatFixtureDir(cli, version), 'live');
+
+/** What the sweep saw of one live canary, so the replay can judge it again. */
+export interface LiveCompatMeta {
+  canary: LiveCanaryName;
+  cliVersion: string | null;
+  observed: LiveObservation;
+  verdict: CanaryVerdict;
 }

@@ -1,12 +1,13 @@
-// What the sweep's results become: docs/compat.md (every version × canary) and each adapter's
-// src/adapters/<cli>/versions.ts (the range the sweep proves). `npm run compat -- --docs` rewrites
+// What the sweep's results become: docs/compat.md (every version × canary, one-shot and live) and each
+// adapter's src/adapters/<cli>/versions.ts (the ranges the sweep proves). `npm run compat -- --docs` rewrites
 // both from compat/results.json without running anything; test/docs/generated.test.ts checks them.
 import { join } from 'node:path';
 import type { ProviderName } from '../../src/events.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { repoRoot } from './data.js';
-import { provenRange, versionPassed, type CanaryOutcome, type Results } from './results.js';
+import { liveCanaryNames, type LiveCanaryName } from './live.js';
+import { liveMinVersion, provenRange, versionPassed, type CanaryOutcome, type CanaryVerdict, type Results, type VersionResult } from './results.js';
 
 export const compatMdFile = join(repoRoot, 'docs', 'compat.md');
 export const versionsTsFile = (cli: ProviderName) => join(repoRoot, 'src', 'adapters', cli, 'versions.ts');
@@ -21,6 +22,14 @@ const canaryTitles: Record<SweepCanaryName, string> = {
   structured: 'structured output',
   resume: 'resume',
   fork: 'fork',
+};
+const liveTitles: Record<LiveCanaryName, string> = {
+  'two-turns': 'live: two turns',
+  interrupt: 'live: interrupt',
+  'tool-allowed': 'live: tool allowed',
+  'tool-denied': 'live: tool denied',
+  'set-model': 'live: setModel',
+  steer: 'live: steer',
 };
 const mark: Record<CanaryOutcome, string> = { pass: '✅', fail: '❌', 'n/a': '—', gated: '⛔' };
 
@@ -39,6 +48,12 @@ export function renderCompatMd(results: Results): string {
     '',
     `Legend: ${mark.pass} as expected · ${mark.fail} a finding (listed under the table) · ${mark['n/a']} the CLI has no such feature · ${mark.gated} this version lacks the feature (FeatureNotInVersionError before anything spawns).`,
     'The supported range runs from the newest passing version down to the oldest with no failing version between; `coderline doctor` says where the installed CLI stands.',
+    'The live columns are live sessions (`coder.open()`, docs/live.md) on the same binary: two turns in one process, a turn on a hung model interrupted and the next one answered, canUseTool allowing and denying one shell command, setModel() between turns, and steer() while a command runs (— where the live protocol has no such control). Live sessions need the oldest version from which every newer one passes them all (older: CliVersionError before the session starts); their recordings are in `fixtures/<cli>/<version>/compat/live/`.',
+  ];
+  /** Every column of a version: the one-shot canaries, then the live ones. */
+  const verdictsOf = (result: VersionResult): Array<[string, CanaryVerdict | undefined]> => [
+    ...canaryColumns.map((name): [string, CanaryVerdict | undefined] => [canaryTitles[name], result.canaries[name]]),
+    ...liveCanaryNames.map((name): [string, CanaryVerdict | undefined] => [liveTitles[name], result.live?.[name]]),
   ];
   for (const cli of Object.keys(builtInAdapters) as ProviderName[]) {
     const list = results[cli];
@@ -46,21 +61,20 @@ export function renderCompatMd(results: Results): string {
     const range = provenRange(list);
     out.push('', `## ${cli}`, '');
     out.push(range ? `Supported: ${range.min} – ${range.testedMax}; tested: ${range.tested?.join(', ')}.` : 'Supported: no version passed.');
+    const liveMin = liveMinVersion(list);
+    if (builtInAdapters[cli].live) out.push(liveMin ? `Live sessions: ${liveMin} and newer.` : 'Live sessions: no version passed.');
     out.push('');
     out.push(table(
-      ['version', 'package', 'released', ...canaryColumns.map((name) => canaryTitles[name])],
+      ['version', 'package', 'released', ...canaryColumns.map((name) => canaryTitles[name]), ...liveCanaryNames.map((name) => liveTitles[name])],
       [...list].reverse().map((result) => [
         `${result.version}${result.node ? ` (Node ${result.node})` : ''}${versionPassed(result) ? '' : ' ❌'}`,
         `\`${result.package}\``,
         result.released,
-        ...canaryColumns.map((name) => mark[result.canaries[name]?.outcome ?? 'n/a']),
+        ...verdictsOf(result).map(([, verdict]) => mark[verdict?.outcome ?? 'n/a']),
       ]),
     ));
     const findings = list.flatMap((result) =>
-      canaryColumns.flatMap((name) => {
-        const canary = result.canaries[name];
-        return canary && canary.outcome !== 'pass' && canary.findings.length ? [`- ${result.version}, ${canaryTitles[name]}: ${canary.findings.join('; ')}`] : [];
-      }),
+      verdictsOf(result).flatMap(([title, canary]) => (canary && canary.outcome !== 'pass' && canary.findings.length ? [`- ${result.version}, ${title}: ${canary.findings.join('; ')}`] : [])),
     );
     if (findings.length) out.push('', ...findings);
   }
@@ -71,12 +85,14 @@ export function renderVersionsTs(cli: ProviderName, results: Results): string | 
   const range = provenRange(results[cli] ?? []);
   if (!range) return undefined;
   const list = (range.tested ?? []).map((version) => `'${version}'`).join(', ');
+  const liveMin = liveMinVersion(results[cli] ?? []);
   return [
     `// Generated by \`npm run compat\` from compat/results.json: the ${cli} versions the compatibility sweep`,
     '// passed (docs/compat.md). Older than min: CliVersionError; newer than testedMax: a warning.',
     "import type { VersionRange } from '../../core/adapter.js';",
     '',
     `export const ${cli}Versions: VersionRange = { min: '${range.min}', testedMax: '${range.testedMax}', tested: [${list}] };`,
+    ...(liveMin ? ['', '/** The oldest version from which every swept version passes the live-session canaries (LiveSpec.minVersion). */', `export const ${cli}LiveMinVersion = '${liveMin}';`] : []),
     '',
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import { compareVersions } from '../../src/core/version.js';
 import type { ProviderName } from '../../src/events.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
 import { resultsFile, type SweptVersion } from './data.js';
+import type { LiveCanaryName } from './live.js';
 
 /**
  * pass / fail: the canary ran and the analysis found nothing / something. n/a: the CLI has no such
@@ -13,8 +14,15 @@ import { resultsFile, type SweptVersion } from './data.js';
  */
 export type CanaryOutcome = 'pass' | 'fail' | 'n/a' | 'gated';
 
+export interface CanaryVerdict {
+  outcome: CanaryOutcome;
+  findings: string[];
+}
+
 export interface VersionResult extends SweptVersion {
-  canaries: Partial<Record<SweepCanaryName, { outcome: CanaryOutcome; findings: string[] }>>;
+  canaries: Partial<Record<SweepCanaryName, CanaryVerdict>>;
+  /** The live-session canaries (scripts/compat/live.ts): they decide the live range, not the one above. */
+  live?: Partial<Record<LiveCanaryName, CanaryVerdict>>;
 }
 
 export type Results = Partial<Record<ProviderName, VersionResult[]>>;
@@ -32,8 +40,27 @@ export function writeResult(results: Results, cli: ProviderName, result: Version
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 }
 
+const allPassed = (verdicts: Partial<Record<string, CanaryVerdict>>) => Object.values(verdicts).every((canary) => canary?.outcome !== 'fail');
+
 export function versionPassed(result: VersionResult): boolean {
-  return Object.values(result.canaries).every((canary) => canary.outcome !== 'fail');
+  return allPassed(result.canaries);
+}
+
+export function livePassed(result: VersionResult): boolean {
+  return result.live !== undefined && allPassed(result.live);
+}
+
+/**
+ * The oldest version whose live canaries all pass with none failing above it (undefined when the
+ * newest swept version fails them or was not swept live).
+ */
+export function liveMinVersion(list: readonly VersionResult[]): string | undefined {
+  let min: string | undefined;
+  for (const result of [...list].sort((a, b) => compareVersions(b.version, a.version))) {
+    if (!livePassed(result)) break;
+    min = result.version;
+  }
+  return min;
 }
 
 /**

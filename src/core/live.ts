@@ -4,7 +4,7 @@
 // between turns. The CLI dying fails the running turn with a typed error and closes the session.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { CliVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../errors.js';
+import { CliVersionError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
 import { optionSchemas, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../options.js';
 import type { RunResult } from '../result.js';
@@ -292,8 +292,12 @@ export class LiveSession<P extends string = string> {
   }
 
   private need(feature: LiveFeature): void {
-    if (this.spec.capabilities[feature]) return;
-    throw new FeatureNotSupportedError(this.adapter.name, feature, `${this.adapter.name}'s live protocol has no ${feature}; adapters.md lists what each CLI's live mode can do.`);
+    const support = this.spec.capabilities[feature];
+    if (!support) throw new FeatureNotSupportedError(this.adapter.name, feature, `${this.adapter.name}'s live protocol has no ${feature}; adapters.md lists what each CLI's live mode can do.`);
+    // A control older versions lack (or misframe) fails before anything is written.
+    if (support.since !== undefined && this.cliVersion !== undefined && compareVersions(this.cliVersion, support.since) < 0) {
+      throw new FeatureNotInVersionError(this.adapter.name, feature, this.cliVersion, support.since);
+    }
   }
 
   private async control(body: unknown, what: string): Promise<void> {

@@ -4,10 +4,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AdapterSpec, LiveSpec } from '../../src/core/adapter.js';
-import { parseRecording, replayLive, type LiveRecording } from '../../src/core/live-recording.js';
-import { RunTracker } from '../../src/core/run-tracker.js';
-import type { CoderStreamEvent, TranslatedEvent } from '../../src/events.js';
+import { parseRecording, type LiveRecording } from '../../src/core/live-recording.js';
 import { builtInAdapters } from '../../src/registry.js';
+import { replayTurns, trackerOf } from '../support/live-replay.js';
 
 const fixtures = resolve(import.meta.dirname, '../../fixtures');
 
@@ -35,17 +34,7 @@ function recordings(): Recorded[] {
   return found;
 }
 
-/** A protocol whose translator spans the session (createSessionTranslator) keeps one for the whole replay. */
-function replay({ adapter, spec, recording }: Recorded) {
-  const shared = spec.createSessionTranslator?.({ opts: {} });
-  return replayLive(spec, () => shared ?? (spec.createTranslator ?? adapter.createTranslator)({ opts: {} }), adapter.name, recording);
-}
-
-function trackerOf(adapter: AdapterSpec, events: TranslatedEvent[]): RunTracker {
-  const tracker = new RunTracker(adapter.usageIsCumulative);
-  for (const event of events) tracker.observe({ ...event, provider: adapter.name, ts: 0 } as CoderStreamEvent<string>);
-  return tracker;
-}
+const replay = ({ adapter, recording }: Recorded) => replayTurns(adapter, recording);
 
 const all = recordings();
 

@@ -1,16 +1,22 @@
 // The compatibility sweep's recordings (fixtures/<cli>/<version>/compat/, written by `npm run compat`)
 // replayed through today's translators: each canary must judge exactly as the sweep recorded it in
 // compat/results.json and docs/compat.md, and every version in the adapter's range must pass all.
+// The live canaries' recordings (compat/live/) replay through the live translator to the turns the
+// session returned, and judge as recorded; the live minVersion is what they prove.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compatFixtureDir, readVersions, type CompatMeta } from '../../scripts/compat/data.js';
-import { readResults } from '../../scripts/compat/results.js';
+import { compatFixtureDir, liveCompatDir, readVersions, type CompatMeta, type LiveCompatMeta } from '../../scripts/compat/data.js';
+import { judgeLive, liveCanaryApplies, liveCanaryNames, liveOutcome, liveScenario } from '../../scripts/compat/live.js';
+import { liveMinVersion, readResults, type VersionResult } from '../../scripts/compat/results.js';
+import type { AdapterSpec } from '../../src/core/adapter.js';
+import { parseRecording } from '../../src/core/live-recording.js';
 import { compareVersions } from '../../src/core/version.js';
 import type { ProviderName } from '../../src/events.js';
 import { analyseCanary } from '../../src/probe/analyse.js';
 import { sweepCanariesFor } from '../../src/probe/canaries.js';
 import { builtInAdapters } from '../../src/registry.js';
+import { permissionQuestions, replayTurns, trackerOf } from './live-replay.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -19,6 +25,37 @@ function readCanary(cli: ProviderName, version: string, name: string): { meta: C
   const meta = JSON.parse(readFileSync(join(dir, `${name}.meta.json`), 'utf8')) as CompatMeta;
   const lines = readFileSync(join(dir, `${name}.jsonl`), 'utf8').split('\n').filter((line) => line.trim() !== '');
   return { meta, lines };
+}
+
+/** One version's live canaries: the recording replays to the turns the session returned, the verdict is the recorded one. */
+function expectLiveReplays(adapter: AdapterSpec, result: VersionResult): void {
+  const dir = liveCompatDir(adapter.name as ProviderName, result.version);
+  for (const name of liveCanaryNames) {
+    const recorded = result.live?.[name];
+    expect(recorded, `${result.version} live ${name} in compat/results.json`).toBeDefined();
+    const scenario = liveScenario(name);
+    if (!liveCanaryApplies(adapter.live!, scenario)) {
+      expect(recorded?.outcome).toBe('n/a');
+      continue;
+    }
+    const meta = JSON.parse(readFileSync(join(dir, `${name}.meta.json`), 'utf8')) as LiveCompatMeta;
+    const recording = parseRecording(readFileSync(join(dir, `${name}.jsonl`), 'utf8'));
+    expect(meta.cliVersion ?? result.version).toBe(result.version);
+    expect({ version: result.version, name, verdict: meta.verdict }).toEqual({ version: result.version, name, verdict: recorded });
+    const findings = judgeLive(scenario, meta.observed);
+    expect({ version: result.version, name, findings, outcome: liveOutcome(adapter.live!, scenario, result.version, findings) }).toEqual({ version: result.version, name, ...meta.verdict });
+    const turns = replayTurns(adapter, recording);
+    meta.observed.turns.forEach((turn, index) => {
+      const replayed = trackerOf(adapter, turns[index] ?? []);
+      const seen = { version: result.version, name, turn: index + 1 };
+      if (turn.status === 'success') expect({ ...seen, status: replayed.done?.status, text: replayed.text }).toEqual({ ...seen, status: 'success', text: turn.text });
+      // A failed turn replays as failed: no recorded failure may turn into a success.
+      if (turn.status === 'error') expect({ ...seen, status: replayed.done?.status }).toEqual({ ...seen, status: 'error' });
+    });
+    const questions = permissionQuestions(adapter, recording);
+    expect({ version: result.version, name, asked: questions.length }).toEqual({ version: result.version, name, asked: meta.observed.asked });
+    for (const question of questions) expect(question.toolName, `${result.version} live ${name}: the question names its tool`).toBeTruthy();
+  }
 }
 
 export function describeCompatReplay(cli: ProviderName): void {
@@ -43,6 +80,16 @@ export function describeCompatReplay(cli: ProviderName): void {
         if (inRange) expect({ version: result.version, passed }).toEqual({ version: result.version, passed: true });
       }
     });
+
+    if (adapter.live) {
+      const live = adapter.live;
+      it('the live minVersion is the oldest version whose live canaries pass with none failing above it', () => {
+        expect(live.minVersion).toBe(liveMinVersion(results));
+      });
+      for (const result of results) {
+        it(`${result.version}: each live canary replays to the turns and verdict it recorded`, () => expectLiveReplays(adapter, result));
+      }
+    }
 
     for (const result of results) {
       it(`${result.version}: each canary replays to its recorded verdict`, () => {

@@ -2,12 +2,14 @@
 // process for many turns. User lines go to stdin; the same stream-json records as a one-shot run come
 // back (so the one-shot translator serves), one `result` per turn; control requests and responses
 // share the pipes (interrupt, set_model, set_permission_mode, and with `--permission-prompt-tool stdio`
-// the CLI's `can_use_tool` questions). Verified on 2.1.252 and 2.1.332 (cli-notes/claude.md, "Live mode").
+// the CLI's `can_use_tool` questions). Verified on 2.1.252 and 2.1.332 (cli-notes/claude.md, "Live mode");
+// the compatibility sweep's live canaries pass on every swept version from claudeLiveMinVersion on.
 import type { LiveSpec } from '../../core/adapter.js';
 import type { RpcDialect } from '../../core/channel.js';
 import { isJsonObject, stringOf } from '../../core/json.js';
 import { buildClaudeInvocation, userMessageWith } from './argv.js';
 import { claudePermission } from './permission.js';
+import { claudeLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
@@ -38,11 +40,15 @@ export const claudeLive: LiveSpec = {
   capabilities: {
     open: native('claude -p --input-format stream-json --output-format stream-json --verbose; a user line on stdin per turn'),
     interrupt: native('control_request interrupt: the turn ends, a running Bash command is killed by the CLI, the process stays'),
-    steer: native('a user line (with a uuid) while the turn runs: while a tool runs the CLI adds it to the tool result; otherwise it runs right after, and the turn (one RunResult) lasts until it has'),
+    steer: {
+      ...native('a user line (with a uuid) while the turn runs: while a tool runs the CLI adds it to the tool result; otherwise it runs right after, and the turn (one RunResult) lasts until it has'),
+      // 2.1.197 prints no command_lifecycle records, so a turn with a pushed message never ends (the sweep's live steer canary).
+      since: '2.1.218',
+    },
     setModel: native('control_request set_model (2.1.332 spends one model request checking the new model)'),
     setPermissionMode: native('control_request set_permission_mode (bypassPermissions only when launched with it)'),
   },
-  minVersion: '2.1.252',
+  minVersion: claudeLiveMinVersion,
   launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
   dialect: controlDialect,
   async buildInvocation(ctx) {

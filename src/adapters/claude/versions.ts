@@ -3,3 +3,6 @@
 import type { VersionRange } from '../../core/adapter.js';
 
 export const claudeVersions: VersionRange = { min: '2.1.197', testedMax: '2.1.332', tested: ['2.1.197', '2.1.218', '2.1.248', '2.1.280', '2.1.305', '2.1.332'] };
+
+/** The oldest version from which every swept version passes the live-session canaries (LiveSpec.minVersion). */
+export const claudeLiveMinVersion = '2.1.197';

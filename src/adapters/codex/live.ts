@@ -5,7 +5,8 @@
 // canUseTool the thread's approval policy is `untrusted`, under which every command and file change
 // is put to the host (`item/commandExecution/requestApproval`, `item/fileChange/requestApproval`),
 // answered `accept` or `decline`. Verified on 0.171.0 against the fake Responses server
-// (cli-notes/codex.md, "Live mode (probed)"; `codex app-server generate-json-schema`).
+// (cli-notes/codex.md, "Live mode (probed)"; `codex app-server generate-json-schema`); the compatibility
+// sweep's live canaries pass on every swept version from codexLiveMinVersion on.
 import type { Attachments } from '../../core/attachments.js';
 import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/adapter.js';
 import { jsonRpc } from '../../core/channel.js';
@@ -15,6 +16,7 @@ import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { configEnv, configFlag, sharedConfigArgs } from './argv.js';
 import { createCodexLiveTranslator, execItemOf } from './live-translate.js';
+import { codexLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
@@ -133,7 +135,7 @@ export const codexLive: LiveSpec = {
     steer: native('turn/steer: the message joins the running turn after the running tool, one turn/completed'),
     setModel: native('the next turn/start carries the model (the thread keeps it)'),
   },
-  minVersion: '0.171.0',
+  minVersion: codexLiveMinVersion,
   launchOnly: [],
   // Exec flags the app-server has no per-thread form for in this SDK yet.
   notLive: ['outputSchema', 'strictSchema', 'codexImages', 'files', 'addDirs', 'codexEphemeral', 'codexIgnoreUserConfig', 'codexIgnoreRules'],

@@ -3,3 +3,6 @@
 import type { VersionRange } from '../../core/adapter.js';
 
 export const codexVersions: VersionRange = { min: '0.145.0', testedMax: '0.171.0', tested: ['0.145.0', '0.148.0', '0.157.0', '0.163.0', '0.168.0', '0.171.0'] };
+
+/** The oldest version from which every swept version passes the live-session canaries (LiveSpec.minVersion). */
+export const codexLiveMinVersion = '0.145.0';

@@ -12,6 +12,7 @@ import { asJsonObject, stringOf } from '../../core/json.js';
 import { CoderError } from '../../errors.js';
 import { acpAnswerRecord, createCopilotAcpTranslator, isAcpAnswer } from './acp-translate.js';
 import { copilotOptions } from './argv.js';
+import { copilotLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
@@ -63,9 +64,9 @@ export const copilotLive: LiveSpec = {
     interrupt: native('session/cancel notification: the prompt answers cancelled, a running shell command is killed, the process stays'),
     setModel: native('session/set_model (not advertised by 1.0.102, but answered; the next model request uses the new id)'),
   },
-  // 1.0.73 answers session/new with "Authentication required" under BYOK; 1.0.79 and 1.0.85 were probed
-  // (session/new, a permission request allowed, set_model, session usage totals) like 1.0.102.
-  minVersion: '1.0.79',
+  // 1.0.73 answers session/new with "Authentication required" under BYOK (its only auth method in
+  // `initialize` is `copilot login`); the sweep's live canaries pass from 1.0.79 on (docs/compat.md).
+  minVersion: copilotLiveMinVersion,
   // The session translator assembles chunks per session; deltas are shown or not for all its turns.
   launchOnly: ['streamPartialMessages'],
   // Not honoured or not verified over ACP: --mode has no effect there, the prompt-based schema and the

@@ -3,3 +3,6 @@
 import type { VersionRange } from '../../core/adapter.js';
 
 export const copilotVersions: VersionRange = { min: '1.0.73', testedMax: '1.0.102', tested: ['1.0.73', '1.0.79', '1.0.85', '1.0.92', '1.0.102'] };
+
+/** The oldest version from which every swept version passes the live-session canaries (LiveSpec.minVersion). */
+export const copilotLiveMinVersion = '1.0.79';

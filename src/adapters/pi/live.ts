@@ -3,12 +3,14 @@
 // events between are those of `--mode json` (so the one-shot translator serves), and a run ends
 // with `agent_settled` (pi 1.x). pi has no permission prompt of its own: for canUseTool the SDK
 // installs an extension whose `tool_call` handler asks the host through an `input` dialog
-// (`extension_ui_request` / `extension_ui_response`). Verified on 1.6.0 (cli-notes/pi.md, "Live mode").
+// (`extension_ui_request` / `extension_ui_response`). Verified on 1.6.0 (cli-notes/pi.md, "Live mode");
+// the compatibility sweep's live canaries pass on every swept version from piLiveMinVersion on.
 import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
 import type { RpcDialect } from '../../core/channel.js';
 import { isJsonObject, stringOf } from '../../core/json.js';
 import { InvalidOptionsError } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
+import { piLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
@@ -83,7 +85,9 @@ export const piLive: LiveSpec = {
     interrupt: native('abort command: the run ends aborted, a running bash command is stopped, the process stays'),
     setModel: native('set_model command (provider from "provider/id" or piProvider)'),
   },
-  minVersion: '1.6.0',
+  // 0.73.1 and 0.79.10 print no agent_settled (agent_end is last, and auto-retry may follow it): their
+  // turns never end. The sweep's live canaries pass from 0.85.1 on (docs/compat.md).
+  minVersion: piLiveMinVersion,
   launchOnly: [],
   // RPC takes images with a prompt, but no files (rpc mode refuses @file arguments).
   notLive: ['outputSchema', 'files'],

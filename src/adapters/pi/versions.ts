@@ -3,3 +3,6 @@
 import type { VersionRange } from '../../core/adapter.js';
 
 export const piVersions: VersionRange = { min: '0.73.1', testedMax: '1.6.0', tested: ['0.73.1', '0.79.10', '0.85.1', '0.87.1', '1.3.0', '1.6.0'] };
+
+/** The oldest version from which every swept version passes the live-session canaries (LiveSpec.minVersion). */
+export const piLiveMinVersion = '0.85.1';
