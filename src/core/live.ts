@@ -55,6 +55,15 @@ interface Turn {
   finish(end: ChannelEnd | undefined): void;
 }
 
+/** True once the turn is over, false if it is not within `ms`. */
+function endsWithin(turn: Turn, ms: number): Promise<boolean> {
+  if (turn.over.signal.aborted) return Promise.resolve(true);
+  return new Promise((done) => {
+    const timer = setTimeout(() => done(false), ms);
+    turn.over.signal.addEventListener('abort', () => (clearTimeout(timer), done(true)), { once: true });
+  });
+}
+
 function liveSpecOf(adapter: AdapterSpec): LiveSpec {
   if (!adapter.live) throw new FeatureNotSupportedError(adapter.name, 'open', `${adapter.name} has no live mode in this SDK; use start() for one process per turn.`);
   return adapter.live;
@@ -233,14 +242,20 @@ export class LiveSession<P extends string = string> {
     const turn = this.turn;
     if (!turn) return;
     turn.stoppedBy ??= 'abort';
-    if (this.spec.interruptNotice) return this.interruptByNotice(turn, this.spec.interruptNotice(this.sessionId));
+    const { interruptNotice } = this.spec;
     try {
-      if (this.connection) await this.connection.interrupt();
+      if (interruptNotice) this.channel.write(interruptNotice(this.sessionId));
+      else if (this.connection) await this.connection.interrupt();
       else await this.channel.request(this.spec.interruptRequest, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the interrupt' });
     } catch {
       // A CLI that cannot be interrupted is stopped: the turn still ends, as cancelled.
       if (this.turn === turn) await this.channel.kill();
+      return;
     }
+    // Nor may one that took the interrupt but never ends the turn hold it: the stall watch is off
+    // for an interrupted turn, so this wait is all there is.
+    const graceMs = Math.min(CONTROL_TIMEOUT_MS, turn.opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs);
+    if (!(await endsWithin(turn, graceMs)) && this.turn === turn) await this.channel.kill();
   }
 
   /** Changes the model for the next turns. */
@@ -274,19 +289,6 @@ export class LiveSession<P extends string = string> {
   }
 
   /** Writes an interrupt the CLI does not answer; a turn it has not ended within the control timeout is stopped. */
-  private async interruptByNotice(turn: Turn, notice: unknown): Promise<void> {
-    try {
-      this.channel.write(notice);
-    } catch {
-      return; // The process is gone: the turn ends with how it ended.
-    }
-    const ended = turn.over.signal.aborted || (await new Promise<boolean>((done) => {
-      const timer = setTimeout(() => done(false), CONTROL_TIMEOUT_MS);
-      turn.over.signal.addEventListener('abort', () => (clearTimeout(timer), done(true)), { once: true });
-    }));
-    if (!ended && this.turn === turn) await this.channel.kill();
-  }
-
   private newTranslator(opts: ResolvedOpts): Translator {
     return (this.spec.createTranslator ?? this.adapter.createTranslator)({ opts });
   }
