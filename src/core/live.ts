@@ -171,14 +171,7 @@ export class LiveSession<P extends string = string> {
       session = new LiveSession(adapter, spec, opts, channel, version, cwd, cleanup);
       // No pid: the process could not be started (the version probe ran it a moment ago).
       if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
-      if (spec.handshake) {
-        try {
-          session.sessionId = await spec.handshake((body, what) => channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what }), { cwd, session: target, opts });
-        } catch (error) {
-          await channel.kill();
-          throw error;
-        }
-      }
+      if (spec.handshake) session.sessionId = await spec.handshake((body, what) => channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what }), { cwd, session: target, opts });
       if (spec.connect) await session.connect(spec.connect, target, cwd);
       return session;
     } catch (error) {
@@ -288,7 +281,6 @@ export class LiveSession<P extends string = string> {
     await this.close();
   }
 
-  /** Writes an interrupt the CLI does not answer; a turn it has not ended within the control timeout is stopped. */
   private newTranslator(opts: ResolvedOpts): Translator {
     return (this.spec.createTranslator ?? this.adapter.createTranslator)({ opts });
   }

@@ -102,25 +102,6 @@ async function waitGone(ms: number, lookAt: () => Promise<Set<number>>): Promise
   }
 }
 
-/**
- * Stops a whole group and the tree below its leader: each signal in turn, waiting its grace period,
- * SIGKILL last. Resolves once none of those processes is left.
- */
-export async function terminateGroup(
-  pgid: number,
-  steps: ReadonlyArray<readonly [NodeJS.Signals, number]>,
-): Promise<void> {
-  // Found before the first signal: once the leader dies, its children belong to init.
-  const known = new Set<number>();
-  for (const [signal, graceMs] of [...steps, ['SIGKILL', 5_000] as const]) {
-    const escaped = await freezeEscaped(pgid, known);
-    // One signal reaches the whole group at once: none of it can fork past it.
-    sendToGroup(pgid, signal);
-    signalFrozen(escaped, signal);
-    if (await waitGone(graceMs, () => liveMembers(pgid, known))) return;
-  }
-}
-
 /** Of `pids`, those still running (a table that cannot be read counts every one that answers signal 0). */
 async function stillRunning(pids: ReadonlySet<number>): Promise<Set<number>> {
   try {
@@ -172,17 +153,31 @@ function signalFrozen(pids: ReadonlySet<number>, signal: NodeJS.Signals): void {
 }
 
 /**
- * Stops what runs below the group's processes but left the group (a tool command in a session of its
- * own), leaving the group itself running: each signal in turn, SIGKILL last, until none is left.
+ * Each signal in turn, SIGKILL last, to what runs below the group but left it (a tool command in a
+ * session of its own) and, with `group`, to the group itself; each step waits its grace period.
+ * Resolves once none of those processes is left.
  */
-export async function terminateEscapedDescendants(pgid: number, steps: ReadonlyArray<readonly [NodeJS.Signals, number]>): Promise<void> {
+async function stopTree(pgid: number, steps: ReadonlyArray<readonly [NodeJS.Signals, number]>, group: boolean): Promise<void> {
+  // Found before the first signal: once the leader dies, its children belong to init.
   const known = new Set<number>();
   for (const [signal, graceMs] of [...steps, ['SIGKILL', 5_000] as const]) {
     const escaped = await freezeEscaped(pgid, known);
-    if (escaped.size === 0) return;
+    // One signal reaches the whole group at once: none of it can fork past it.
+    if (group) sendToGroup(pgid, signal);
+    else if (escaped.size === 0) return;
     signalFrozen(escaped, signal);
-    if (await waitGone(graceMs, () => stillRunning(escaped))) return;
+    if (await waitGone(graceMs, group ? () => liveMembers(pgid, known) : () => stillRunning(escaped))) return;
   }
+}
+
+/** Stops a whole group and the tree below its leader. */
+export function terminateGroup(pgid: number, steps: ReadonlyArray<readonly [NodeJS.Signals, number]>): Promise<void> {
+  return stopTree(pgid, steps, true);
+}
+
+/** Stops what runs below the group's processes but left the group, leaving the group itself running. */
+export function terminateEscapedDescendants(pgid: number, steps: ReadonlyArray<readonly [NodeJS.Signals, number]>): Promise<void> {
+  return stopTree(pgid, steps, false);
 }
 
 /** Abort: a chance to finish cleanly, then firmer. */

@@ -5,6 +5,7 @@
 // deterministic: state is per turn, no clock, no I/O.
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { countOf, isJsonObject, stringOf, type JsonObject } from '../../core/json.js';
+import { subtractUsage } from '../../core/usage.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 import { createCodexTranslator } from './translate.js';
 
@@ -61,13 +62,6 @@ function countsOf(value: unknown): Usage | undefined {
   };
 }
 
-const minus = (a: Usage, b: Usage): Usage => ({
-  inputTokens: a.inputTokens - b.inputTokens,
-  cachedInputTokens: a.cachedInputTokens - b.cachedInputTokens,
-  outputTokens: a.outputTokens - b.outputTokens,
-  reasoningTokens: a.reasoningTokens - b.reasoningTokens,
-});
-
 /** One turn of a live session: the notifications between `turn/start` and `turn/completed`. */
 export function createCodexLiveTranslator(ctx: TranslatorContext): Translator {
   const exec = createCodexTranslator(ctx);
@@ -116,9 +110,9 @@ export function createCodexLiveTranslator(ctx: TranslatorContext): Translator {
     const total = countsOf(tokenUsage.total);
     const last = countsOf(tokenUsage.last);
     if (!total || !last) return [progress('unknown', 'thread/tokenUsage/updated', raw)];
-    before ??= minus(total, last);
+    before ??= subtractUsage(total, last);
     // Cumulative within the turn (the adapter's usage is cumulative: the last event is the turn's total).
-    return [{ type: 'usage', usage: minus(total, before), raw }];
+    return [{ type: 'usage', usage: subtractUsage(total, before), raw }];
   }
 
   function turnCompleted(params: JsonObject, raw: unknown): TranslatedEvent[] {
