@@ -8,6 +8,7 @@
 // POSIX sh, ps/awk where there is no /proc; not on Windows.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { processTableSource } from './process-table.js';
 
 const SCRIPT = `
 trap '' INT HUP TERM QUIT PIPE
@@ -26,44 +27,81 @@ while IFS= read -r line; do
   esac
 done
 table() {
-  if [ -r /proc/self/stat ]; then
+  if [ "$CODERLINE_PROCESS_TABLE" != ps ] && [ -r /proc/self/stat ]; then
     set +f
     for f in /proc/[0-9]*/stat; do
       read -r s < "$f" 2>/dev/null || continue
       p=\${f#/proc/}
       set -- \${s##*) }
-      [ "$1" = Z ] || echo "\${p%/stat} $2 $3"
+      [ "$1" = Z ] || echo "\${p%/stat} $2 $3 $1"
     done
     set -f
   else
-    ps -A -o pid= -o ppid= -o pgid= -o stat= | awk '$4 !~ /^Z/ { print $1, $2, $3 }'
+    ps -A -o pid= -o ppid= -o pgid= -o stat= | awk '$4 !~ /^Z/ { print $1, $2, $3, substr($4, 1, 1) }'
   fi
 }
-members() {
-  table | awk -v seeds="$groups" '
-    BEGIN { n = split(seeds, s, " "); for (i = 1; i <= n; i++) g[s[i]] = 1 }
-    { pid[NR] = $1; ppid[NR] = $2; if (($3 in g) || ($1 in g)) m[$1] = 1 }
+# Every live process of the groups, below their leaders, or below a process found before (init
+# adopts a dead parent's children): "pid g" for one in a watched group, else "pid <state>".
+tree() {
+  table | awk -v seeds="$groups" -v known="$known" '
+    BEGIN {
+      n = split(seeds, s, " "); for (i = 1; i <= n; i++) g[s[i]] = 1
+      n = split(known, k, " "); for (i = 1; i <= n; i++) m[k[i]] = 1
+    }
+    { pid[NR] = $1; ppid[NR] = $2; pg[$1] = $3; st[$1] = $4; if (($3 in g) || ($1 in g)) m[$1] = 1 }
     END {
       do { added = 0; for (i = 1; i <= NR; i++) if (!(pid[i] in m) && (ppid[i] in m)) { m[pid[i]] = 1; added = 1 } } while (added)
-      for (p in m) print p
+      for (p in m) if (p in st) print p, ((pg[p] in g) ? "g" : st[p])
     }'
 }
-signal() {
-  for g in $groups; do kill -s "$1" -- "-$g" 2>/dev/null; done
-  for p in $pids; do kill -s "$1" "$p" 2>/dev/null; done
+# One read of the table: live (all found), escaped (those outside the groups), moving (escaped, not stopped).
+look() {
+  set -- $(tree)
+  live=
+  escaped=
+  moving=
+  while [ $# -gt 1 ]; do
+    live="$live $1"
+    case "$known " in *" $1 "*) ;; *) known="$known $1" ;; esac
+    if [ "$2" != g ]; then
+      escaped="$escaped $1"
+      [ "$2" = T ] || moving="$moving $1"
+    fi
+    shift 2
+  done
 }
+# A process that left the groups could fork between the read and the signal, and init would adopt a
+# child nothing finds again: each one found is stopped, and the table read again until every one
+# found is stopped (a stopped process forks nothing). One that never stops ends the wait at 20 reads.
+freeze() {
+  sent=
+  i=0
+  while [ $i -lt 20 ]; do
+    look
+    [ -z "$moving" ] && return
+    for p in $moving; do
+      case "$sent " in *" $p "*) ;; *) sent="$sent $p"; kill -s STOP "$p" 2>/dev/null ;; esac
+    done
+    i=$((i + 1))
+  done
+}
+# One group signal reaches all of a group at once; the frozen act on theirs as soon as they go on.
+stop() {
+  freeze
+  for g in $groups; do kill -s "$1" -- "-$g" 2>/dev/null; done
+  for p in $escaped; do kill -s "$1" "$p" 2>/dev/null; kill -s CONT "$p" 2>/dev/null; done
+}
+known=
 if [ -n "$groups" ]; then
-  pids=$(members)
-  signal TERM
+  stop TERM
   i=0
   while [ $i -lt 10 ]; do
     sleep 0.1 2>/dev/null || sleep 1
-    alive=
-    for p in $pids; do kill -s 0 "$p" 2>/dev/null && alive=1; done
-    [ -z "$alive" ] && break
+    look
+    [ -z "$live" ] && break
     i=$((i + 1))
   done
-  signal KILL
+  stop KILL
 fi
 IFS=$nl
 for d in $dirs; do rm -rf -- "$d"; done
@@ -89,7 +127,7 @@ function start(): void {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
       cwd: '/',
-      env: { CODERLINE_WATCHDOG: SCRIPT, PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+      env: { CODERLINE_WATCHDOG: SCRIPT, CODERLINE_PROCESS_TABLE: processTableSource().name, PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
     });
   } catch {
     unavailable = true;

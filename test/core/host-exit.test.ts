@@ -1,16 +1,18 @@
 // What a host leaves behind when it ends without closing its coder, with the fake CLI: nothing — not
 // when it is SIGKILLed mid-run (the watchdog stops the CLI and a grandchild in a session of its own,
 // and removes the temp dirs), not when it simply finishes (the coder's state dir goes at exit).
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createCoder } from '../../src/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { fakeAdapter, script } from '../support/fake-adapter.js';
-import { isProcessAlive } from '../support/processes.js';
+import { sendToGroup } from '../../src/core/process-group.js';
+import { isGroupAlive, isProcessAlive, killMarked, pidsWithMarker, processTable, uniqueMarker } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 const host = join(import.meta.dirname, '..', 'support', 'host-with-state.ts');
@@ -45,6 +47,52 @@ describe('a host that never closes its coder', () => {
     expect(JSON.parse(await firstLine)).toEqual({ status: 'success' });
     expect(await exited).toBe(0);
     expect(coderlineEntries(temp)).toEqual([]);
+  });
+});
+
+describe('the watchdog, when the host is SIGKILLed while a tree that left the group keeps forking', () => {
+  const forkingHost = join(import.meta.dirname, '..', 'support', 'host-with-forker.ts');
+
+  /** A `ps` that shows no process as stopped (as if one never stopped): the watchdog must not wait for it forever. */
+  function psThatNeverShowsStopped(work: string): string {
+    const bin = join(work, 'bin');
+    mkdirSync(bin);
+    const realPs = execFileSync('sh', ['-c', 'command -v ps'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'ps'), `#!/bin/sh\n'${realPs}' "$@" | awk '{ sub(/^T/, "S", $4); print }'\n`);
+    chmodSync(join(bin, 'ps'), 0o755);
+    return bin;
+  }
+
+  it.each([
+    ['the table read from /proc', 'proc', false],
+    ['the table read through ps, as on macOS', 'ps', false],
+    ['a ps that never shows a process stopped', 'ps', true],
+  ] as const)('%s: none of the tree is left, the watched dir is gone, and so is the watchdog', async (_name, table, neverStopped) => {
+    const marker = uniqueMarker('watchdog-forker');
+    cleanupAfterTest(() => killMarked(marker));
+    const work = mkdtempSync(join(tmpdir(), 'coderline-test-watchdog-'));
+    cleanupAfterTest(() => rmSync(work, { recursive: true, force: true }));
+    const watched = join(work, 'watched');
+    mkdirSync(watched);
+    const PATH = neverStopped ? `${psThatNeverShowsStopped(work)}:${process.env.PATH}` : process.env.PATH;
+    const child = spawn(process.execPath, ['--import', 'tsx', forkingHost, table, marker, watched], { env: { ...process.env, PATH }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+    cleanupAfterTest(() => child.kill('SIGKILL'));
+    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    const { leader } = JSON.parse(line) as { leader: number };
+    cleanupAfterTest(() => void sendToGroup(leader, 'SIGKILL'));
+    await waitFor(() => pidsWithMarker(marker).length >= 20, 30_000);
+    const watchdog = processTable().find((row) => row.ppid === child.pid && row.args.includes('CODERLINE_WATCHDOG'));
+    expect(watchdog).toBeDefined();
+
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    await waitFor(() => !isProcessAlive(watchdog!.pid), 30_000);
+    // SIGKILLed processes leave the table a moment after the signal; ones the watchdog missed never do.
+    await waitFor(() => pidsWithMarker(marker).length === 0, 10_000).catch(() => {});
+    expect(pidsWithMarker(marker)).toEqual([]);
+    expect(isGroupAlive(leader)).toBe(false);
+    expect(existsSync(watched)).toBe(false);
   });
 });
 

@@ -10,7 +10,7 @@ import { procSource, psSource, useProcessTableSource, type ProcessTableSource } 
 import { run, type CoderStreamEvent } from '../../src/index.js';
 import { fakeAdapter, script } from '../support/fake-adapter.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
-import { isGroupAlive, isProcessAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { isGroupAlive, isProcessAlive, killMarked, pidsWithMarker, spawnEscapingForker, uniqueMarker } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = fakeAdapter();
@@ -167,14 +167,7 @@ describe('stopping what left the group while it keeps starting processes', () =>
   ] as const)('%s; none of what left it is left behind', async (_name, stop, leaderLives) => {
     const marker = uniqueMarker('escaped-forker');
     cleanupAfterTest(() => killMarked(marker));
-    // The leader starts, in a session of its own, a shell that starts a long sleep every 2 ms: every
-    // one started between reading the table and signalling would be missed and live on. The script
-    // travels in the environment, so only the shell and its sleeps carry the marker.
-    const forker = `while :; do (exec -a ${marker} sleep 1000) & sleep 0.002; done`;
-    const leader = spawn(process.execPath, ['-e', `
-      require('node:child_process').spawn('bash', ['-c', process.env.FORKER], { detached: true, stdio: 'ignore' });
-      setInterval(() => {}, 60000);
-    `], { detached: true, stdio: 'ignore', env: { ...process.env, FORKER: forker } });
+    const leader = spawnEscapingForker(marker);
     cleanupAfterTest(() => void sendToGroup(leader.pid!, 'SIGKILL'));
     await waitFor(() => pidsWithMarker(marker).length >= 20, 30_000);
     await stop(leader.pid!, STOP_STEPS);

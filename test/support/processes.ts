@@ -3,7 +3,7 @@
 // table cannot be read, the check throws. Every check looks at one run's own processes — its group, a
 // pid it reported, or a marker unique to the test — never at a command string other tests may use too.
 import { randomBytes } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { waitFor } from './wait.js';
 
 interface ProcessEntry {
@@ -79,4 +79,18 @@ export function killMarked(marker: Marker): void {
 /** Resolves true once a process with `marker` runs, false if none does within `timeoutMs`. */
 export function markedProcessStarts(marker: Marker, timeoutMs = 120_000): Promise<boolean> {
   return waitFor(() => pidsWithMarker(marker).length > 0, timeoutMs).then(() => true, () => false);
+}
+
+/**
+ * A process group whose leader starts, in a session of its own (a group signal misses it), a shell
+ * that starts a long `sleep` every 2 ms: one started between a read of the process table and a signal
+ * is missed unless the tree is frozen first. The shell and its sleeps carry `marker` (the script
+ * travels in the environment, so nothing else does).
+ */
+export function spawnEscapingForker(marker: Marker): ChildProcess {
+  const forker = `while :; do (exec -a ${marker} sleep 1000) & sleep 0.002; done`;
+  return spawn(process.execPath, ['-e', `
+    require('node:child_process').spawn('bash', ['-c', process.env.FORKER], { detached: true, stdio: 'ignore' });
+    setInterval(() => {}, 60000);
+  `], { detached: true, stdio: 'ignore', env: { ...process.env, FORKER: forker } });
 }
