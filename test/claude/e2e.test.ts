@@ -250,7 +250,7 @@ describe('claude end to end (real binary, fake Anthropic server)', () => {
       const result = await run(claudeAdapter, 'Hi', { ...opts, stallTimeoutMs: 2500 });
       expect(result.status).toBe('stalled');
       expect(result.error?.code).toBe('stalled');
-      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(Date.now() - started).toBeLessThan(60_000);
       expect(result.pid).toBeGreaterThan(0);
       expect(isGroupAlive(result.pid!)).toBe(false);
     });

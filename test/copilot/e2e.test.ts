@@ -156,7 +156,7 @@ describe('copilot end to end (real binary, fake model)', () => {
     const result = await run(copilotAdapter, 'Say hello', { ...opts, stallTimeoutMs: 2_500 });
     expect(result.status).toBe('stalled');
     expect(result.error?.code).toBe('stalled');
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - started).toBeLessThan(60_000);
     expect(result.pid).toBeGreaterThan(0);
     await waitFor(() => !isGroupAlive(result.pid!));
   });

@@ -75,5 +75,5 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host 
       const live = processTable().filter((entry) => !entry.zombie);
       return !live.some((entry) => tree.includes(entry.pid) || entry.pgid === cliPid) && coderlineEntries(hostTemp).length === 0;
     }, 20_000);
-  }, 120_000);
+  });
 });

@@ -1,17 +1,18 @@
 // What a host leaves behind when it ends without closing its coder, with the fake CLI: nothing — not
 // when it is SIGKILLed mid-run (the watchdog stops the CLI and a grandchild in a session of its own,
-// and removes the temp dirs), not when it simply finishes (the coder's state dir goes at exit).
+// and removes the temp dirs), not when it simply finishes (the coder's state dir goes at exit). And
+// the watchdog alone, below a group whose escaped tree keeps forking while it is being stopped.
 import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { sendToGroup } from '../../src/core/process-group.js';
 import { createCoder } from '../../src/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { fakeAdapter, script } from '../support/fake-adapter.js';
-import { sendToGroup } from '../../src/core/process-group.js';
 import { isGroupAlive, isProcessAlive, killMarked, pidsWithMarker, processTable, uniqueMarker } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 

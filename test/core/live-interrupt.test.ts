@@ -30,7 +30,9 @@ it('an interrupt the CLI answers but never acts on ends the turn as cancelled, a
   await writeFile(executablePath, `#!${process.execPath}\n${standIn}`, { mode: 0o755 });
   const coder = createCoder(claudeAdapter, { executablePath, workingDirectory: dir, extraEnv: { ANTHROPIC_API_KEY: 'unused' } });
   cleanupAfterTest(() => coder.close());
-  const live = await coder.open({ stallTimeoutMs: 1_500 });
+  // The stall timeout is also the wait for the interrupt to end the turn; it counts from send(), so it
+  // covers the stand-in's start, which a loaded machine can stretch past a second or two.
+  const live = await coder.open({ stallTimeoutMs: 5_000 });
   const turn = live.send('Hang on.');
   for await (const event of turn) if (event.type === 'init') await live.interrupt();
   expect(await turn.result).toMatchObject({ status: 'cancelled' });

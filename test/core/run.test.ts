@@ -222,7 +222,7 @@ describe('run() when things go wrong', () => {
     const started = Date.now();
     const result = await run(fake, 'x', { ...script([done()]), executablePath: cli });
     expect(result).toMatchObject({ status: 'success', cliVersion: '1.2.0' });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(30_000); // the leftover holds the pipe for 41 s
     await waitFor(() => pidsWithMarker(seconds).length === 0);
   });
 

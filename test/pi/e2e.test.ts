@@ -146,7 +146,7 @@ describe('pi end to end (real binary, fake model)', () => {
     expect(result.error?.code).toBe('server');
     expect(fake.requests).toHaveLength(3);
     expect(result.events?.filter((event) => event.type === 'progress' && event.subtype === 'auto_retry_start')).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it('a hung server: stalled, and no process is left', async () => {

@@ -1,6 +1,7 @@
 // The suite's own guarantees against neighbours (other test files, another checkout tested at once).
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copilotTestHome } from '../../src/testing/copilot-env.js';
 import { isProcessAlive, pidsWithMarker, processTable, uniqueMarker } from './processes.js';
@@ -18,5 +19,45 @@ describe('test isolation', () => {
     expect(processTable().some((entry) => entry.pid === process.pid)).toBe(true);
     expect(isProcessAlive(process.pid)).toBe(true);
     expect(pidsWithMarker(uniqueMarker('nobody'))).toEqual([]);
+  });
+});
+
+/** Every test source but this file, whose rules name what they forbid. */
+function testSources(): Array<{ file: string; text: string }> {
+  const root = join(import.meta.dirname, '..');
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(ts|mts|mjs)$/.test(file) && !file.includes('node_modules') && join(root, file) !== import.meta.filename)
+    .map((file) => ({ file: relative(process.cwd(), join(root, file)), text: readFileSync(join(root, file), 'utf8') }));
+}
+
+/** Each rule with a line it must catch, so a rule that matches nothing cannot pass for one that holds. */
+const staticRules: Array<{ rule: string; pattern: RegExp; caught: string; allowedIn?: string }> = [
+  {
+    rule: 'the process table is read only through test/support/processes.ts (markers, a run\'s own group or pids)',
+    pattern: /\b(pgrep|pkill|killall)\b|(spawn|spawnSync|exec|execSync|execFile|execFileSync)\(\s*['"`]ps\b|readdirSync\(\s*['"`]\/proc['"`]/,
+    caught: "execSync('ps -ef | grep tail')",
+    allowedIn: 'test/support/processes.ts',
+  },
+  { rule: 'no fixed port: listen(0) and ask the server which it got', pattern: /\.listen\(\s*[1-9]/, caught: 'server.listen(8080)' },
+  {
+    rule: 'no fixed temp path written to: under tmpdir(), made by mkdtemp',
+    pattern: /(writeFile|mkdir|appendFile|copyFile|symlink|rm)(Sync)?\(\s*['"`]\/tmp\//,
+    caught: "writeFileSync('/tmp/out.json', data)",
+  },
+  { rule: 'no fixed HOME: a temp dir of the test, or the checkout\'s copilot HOME', pattern: /\bHOME: ['"`]/, caught: "{ HOME: '/tmp/home' }" },
+  {
+    rule: 'a wall-clock bound on a run leaves a loaded machine room (30 s or more)',
+    pattern: /Date\.now\(\) - \w+\)\.toBeLessThan\((?:[0-9]_?[0-9]{3}|[12][0-9]_?[0-9]{3})\)/,
+    caught: 'expect(Date.now() - started).toBeLessThan(20_000)',
+  },
+];
+
+describe('test sources keep the isolation rules', () => {
+  it.each(staticRules)('$rule', ({ pattern, caught, allowedIn }) => {
+    expect(pattern.test(caught)).toBe(true);
+    const offenders = testSources()
+      .filter(({ file }) => file !== allowedIn)
+      .flatMap(({ file, text }) => text.split('\n').flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    expect(offenders).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 // pid it reported, or a marker unique to the test — never at a command string other tests may use too.
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, realpathSync } from 'node:fs';
 import { waitFor } from './wait.js';
 
 interface ProcessEntry {
@@ -63,6 +64,22 @@ export function pidsWithMarker(marker: Marker): number[] {
   return processTable()
     .filter((entry) => !entry.zombie && entry.pid !== process.pid && entry.args.includes(marker))
     .map((entry) => entry.pid);
+}
+
+/**
+ * Pids of the processes whose working directory is `dir`, a test's own temp dir: for a CLI that sets
+ * its process title, so no marker shows in its argv. Reads /proc, so it throws where there is none.
+ */
+export function pidsWorkingIn(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    try {
+      if (/^\d+$/.test(entry) && Number(entry) !== process.pid && realpathSync(`/proc/${entry}/cwd`) === realpathSync(dir)) pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
 }
 
 /** Kills what a test's marker still finds (a cleanup for a test that failed before its run stopped). */

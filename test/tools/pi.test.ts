@@ -1,7 +1,7 @@
 // Custom tools through the real `pi` (1.6.0, on the Node 22 of test/runtime/node22) and the fake
 // chat-completions server: a temp extension registers the SDK's MCP bridge with pi's built-in MCP
 // support, the model calls the tool, the handler runs, and its result reaches the next model call.
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import type { Script } from '../../src/testing/script.js';
 import { abortWhileHandlerRuns, flakyTool, ticketTool } from './support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { ofType } from '../support/events.js';
+import { pidsWorkingIn } from '../support/processes.js';
 
 
 async function setup(script: Script): Promise<{ server: FakeChatServer; opts: SharedStartOpts }> {
@@ -36,22 +37,9 @@ const toolResultsSent = (server: FakeChatServer, index: number) => JSON.stringif
 const toolsDeclared = (server: FakeChatServer, index: number) => (bodyOf(server, index).tools ?? []).map((t) => t.function.name).sort();
 const callTicket = (input: unknown) => ({ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input }] });
 
-/** Pids of the processes working in `cwd` (pi sets its process title, so its argv is not in /proc). */
-function pidsIn(cwd: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    try {
-      if (/^\d+$/.test(entry) && Number(entry) !== process.pid && realpathSync(`/proc/${entry}/cwd`) === realpathSync(cwd)) pids.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
-}
-
 /** The secret a process of the run in `cwd` was started with (removing a variable later does not change this view). */
 function secretOfRunIn(cwd: string): string | undefined {
-  for (const pid of pidsIn(cwd)) {
+  for (const pid of pidsWorkingIn(cwd)) {
     try {
       const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((line) => line.startsWith('CODERLINE_TOOL_BRIDGE_SECRET='));
       if (entry) return entry.slice(entry.indexOf('=') + 1);
@@ -163,7 +151,7 @@ describe('custom tools with pi (real binary)', () => {
         return bridgeUrl!;
       },
     );
-    expect(pidsIn(opts.workingDirectory!)).toEqual([]);
+    expect(pidsWorkingIn(opts.workingDirectory!)).toEqual([]);
     // The extension file went with the run's temp dir.
     expect(existsSync(extensionFile!)).toBe(false);
   });

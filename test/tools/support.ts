@@ -42,7 +42,7 @@ export function bridgeUrlOfCliIn(cwd: string): string {
 /** What a request without the bridge's secret gets: an HTTP status, or `closed` when nothing listens. */
 export async function statusWithoutSecret(url: string): Promise<number | 'closed'> {
   try {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(2_000) });
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) });
     return response.status;
   } catch {
     return 'closed';
