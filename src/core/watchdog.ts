@@ -2,8 +2,8 @@
 // every CLI it started would live on. One small `sh` per host covers that: it reads a pipe whose
 // other end only the host holds, and the host tells it the process groups and temp directories it
 // has live. When the pipe ends — the host is gone, however it ended — it stops those groups and the
-// trees below their leaders (tool commands in a session of their own included, as abort does),
-// removes the directories, and exits. A run costs it a few short pipe writes; the shell is started
+// trees below their leaders (tool commands in a session of their own included, frozen before each
+// signal as abort freezes them, so none forks past it), removes the directories, and exits. A run costs it a few short pipe writes; the shell is started
 // once, a tick after the first registration (off the path of the spawn that needed it).
 // POSIX sh, ps/awk where there is no /proc; not on Windows.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
