@@ -30,7 +30,7 @@ table() {
   if [ "$CODERLINE_PROCESS_TABLE" != ps ] && [ -r /proc/self/stat ]; then
     set +f
     for f in /proc/[0-9]*/stat; do
-      read -r s < "$f" 2>/dev/null || continue
+      { read -r s < "$f"; } 2>/dev/null || continue
       p=\${f#/proc/}
       set -- \${s##*) }
       [ "$1" = Z ] || echo "\${p%/stat} $2 $3 $1"
