@@ -6,6 +6,7 @@ import type { ScriptStep } from '../testing/script.js';
 import type { Attachments } from './attachments.js';
 import type { RpcDialect } from './channel.js';
 import type { PermissionDecision, PermissionRequest } from './permission.js';
+import type { PermissionModeName } from './permission-mode.js';
 import type { ToolBridgeInfo } from './tool-bridge.js';
 
 export interface ExitInfo {
@@ -227,6 +228,8 @@ export interface LiveConnection {
   steer?(prompt: string): Promise<void>;
   /** Changes the model of the next turns. */
   setModel?(model: string): Promise<void>;
+  /** Changes the permission mode from the next turn on; throws before anything is sent for a mode it cannot express. */
+  setPermissionMode?(mode: PermissionModeName): Promise<void>;
   /** Sees every message that is not an answer, before it is translated (to follow ids the CLI hands out). */
   observe?(message: unknown): void;
   /** Replaces the spec's codec when a question names what only earlier messages described. */
@@ -287,7 +290,13 @@ export interface LiveSpec {
   /** An interrupt that is a message without an answer (ACP's `session/cancel`): the CLI ends the turn itself. */
   interruptNotice?(sessionId: string | undefined): unknown;
   setModelRequest?(model: string, opts: ResolvedOpts, sessionId?: string): unknown;
-  setPermissionModeRequest?(mode: string): unknown;
+  /**
+   * The requests that switch to `mode`, sent in order; throws (InvalidOptionsError) for a mode the
+   * protocol cannot express, or one that would let a tool run unasked while `opts.canUseTool` is set.
+   */
+  setPermissionModeRequests?(mode: PermissionModeName, opts: ResolvedOpts, sessionId?: string): unknown[];
+  /** A permission mode change waits for the running and queued turns (the CLI would apply it mid-turn). */
+  permissionModeBetweenTurns?: boolean;
   /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
   permission: PermissionCodec;
   /**

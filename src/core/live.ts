@@ -14,6 +14,7 @@ import { DEFAULTS } from './child-run.js';
 import { EventStream } from './event-stream.js';
 import { decideOutcome, type ProcessEnd } from './outcome.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
+import type { PermissionModeName } from './permission-mode.js';
 import { STOP_STEPS, terminateEscapedDescendants } from './process-group.js';
 import { RunTracker } from './run-tracker.js';
 import type { RunStream } from './session.js';
@@ -260,10 +261,23 @@ export class LiveSession<P extends string = string> {
     await this.connection.setModel(model);
   }
 
-  /** Changes the permission mode for the next tool uses. */
-  async setPermissionMode(mode: NonNullable<ResolvedOpts['permissionMode']>): Promise<void> {
+  /**
+   * Changes the permission mode: Claude's from the next tool use on; where the CLI would apply it
+   * inside a running turn, from the next turn on (it waits for the turns sent before it).
+   */
+  async setPermissionMode(mode: PermissionModeName): Promise<void> {
     this.need('setPermissionMode');
-    await this.control(this.spec.setPermissionModeRequest!(mode), 'the permission mode change');
+    if (!this.isOpen) throw this.closedError();
+    if (this.connection?.setPermissionMode) return this.connection.setPermissionMode(mode);
+    // Mapped (and refused) before anything is sent or queued.
+    const requests = this.spec.setPermissionModeRequests!(mode, this.opts, this.sessionId);
+    const apply = async () => {
+      for (const body of requests) await this.control(body, 'the permission mode change');
+    };
+    if (!this.spec.permissionModeBetweenTurns) return apply();
+    const applied = this.queue.then(apply);
+    this.queue = applied.catch(() => undefined);
+    return applied;
   }
 
   /** Interrupts a running turn, fails queued ones, closes stdin, then stops the process group. */

@@ -66,7 +66,7 @@ export const claudeLive: LiveSpec = {
   endsTurn: (record) => isJsonObject(record) && record.type === 'result',
   interruptRequest: { subtype: 'interrupt' },
   setModelRequest: (model) => ({ subtype: 'set_model', model }),
-  setPermissionModeRequest: (mode) => ({ subtype: 'set_permission_mode', mode }),
+  setPermissionModeRequests: (mode) => [{ subtype: 'set_permission_mode', mode }],
   permission: {
     request: (body) => (isJsonObject(body) && body.subtype === 'can_use_tool' ? claudePermission.request(body) : undefined),
     answer: claudePermission.answer,
