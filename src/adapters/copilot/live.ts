@@ -8,6 +8,7 @@
 import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
 import type { Attachments } from '../../core/attachments.js';
 import { jsonRpc } from '../../core/channel.js';
+import { pickPermissionMode, type PermissionModeMapping } from '../../core/permission-mode.js';
 import { asJsonObject, stringOf } from '../../core/json.js';
 import { CoderError } from '../../errors.js';
 import { acpAnswerRecord, createCopilotAcpTranslator, isAcpAnswer } from './acp-translate.js';
@@ -52,6 +53,30 @@ function promptBlocks(prompt: string, attachments: Attachments | undefined): unk
   return [{ type: 'text', text: prompt }, ...images];
 }
 
+/** ACP session modes are URLs; Copilot 1.0.102 offers agent, plan and autopilot. */
+const sessionMode = (name: string) => `https://agentclientprotocol.com/protocol/session-modes#${name}`;
+
+/**
+ * setPermissionMode() on Copilot: the ACP session mode (`session/set_mode`) and its `allow_all`
+ * config option (`session/set_config_option`), which runs every tool without asking. Plan mode blocks
+ * shell commands that write and writes outside the session folder (the model is told why), but writes
+ * the session's plan.md unasked: with canUseTool only `default` is taken.
+ */
+const permissionModes: PermissionModeMapping<Array<{ method: string; params: Record<string, string> }>> = {
+  modes: {
+    plan: [{ method: 'session/set_mode', params: { modeId: sessionMode('plan') } }],
+    default: [
+      { method: 'session/set_mode', params: { modeId: sessionMode('agent') } },
+      { method: 'session/set_config_option', params: { configId: 'allow_all', value: 'off' } },
+    ],
+    bypassPermissions: [
+      { method: 'session/set_mode', params: { modeId: sessionMode('agent') } },
+      { method: 'session/set_config_option', params: { configId: 'allow_all', value: 'on' } },
+    ],
+  },
+  unasked: ['bypassPermissions', 'plan'],
+};
+
 function sessionIdOf(answer: unknown): string {
   const id = stringOf(asJsonObject(answer)?.sessionId);
   if (!id) throw new CoderError('protocol', 'copilot answered session/new without a sessionId', { provider: 'copilot' });
@@ -63,6 +88,7 @@ export const copilotLive: LiveSpec = {
     open: native('copilot --acp (Agent Client Protocol v1): initialize, session/new or session/load, then a session/prompt request per turn; its answer ends the turn'),
     interrupt: native('session/cancel notification: the prompt answers cancelled, a running shell command is killed, the process stays'),
     setModel: native('session/set_model (not advertised by 1.0.102, but answered; the next model request uses the new id)'),
+    setPermissionMode: native('session/set_mode and the allow_all config option, after the running turn: plan → #plan, default → #agent with allow_all off, bypassPermissions → allow_all on; plan and bypassPermissions are refused with canUseTool (plan mode writes the session plan.md unasked); other modes are an InvalidOptionsError'),
   },
   // 1.0.73 answers session/new with "Authentication required" under BYOK (its only auth method in
   // `initialize` is `copilot login`); the sweep's live canaries pass from 1.0.79 on (docs/compat.md).
@@ -105,5 +131,9 @@ export const copilotLive: LiveSpec = {
   endsTurn: isAcpAnswer,
   interruptNotice: (sessionId) => ({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }),
   setModelRequest: (model, _opts, sessionId) => ({ method: 'session/set_model', params: { sessionId, modelId: model } }),
+  setPermissionModeRequests: (mode, opts, sessionId) =>
+    pickPermissionMode('copilot', permissionModes, mode, opts).map(({ method, params }) => ({ method, params: { sessionId, ...params } })),
+  // Copilot switches at once, also inside a running turn.
+  permissionModeBetweenTurns: true,
   permission,
 };
