@@ -18,7 +18,7 @@ import { type FakeModel, type RecordedRequest, type Script } from '../../src/tes
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
-import { fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
+import { expectModelErrorsFailOnlyTheirTurn, failingModel, fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = (script: Script, requestTimeoutMs?: number) => fakeForLive('claude', script, requestTimeoutMs);
@@ -248,6 +248,13 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
     const second = await live.send('Touch it.', { collectEvents: true }).result;
     expect(second.events?.find((e) => e.type === 'init')?.extra?.permissionMode).toBe('plan');
     expect(existsSync(join(workDir, 'planned.txt'))).toBe(false);
+  });
+
+  it('a failed model call (HTTP 500 after retries, then 401) fails only its turn, with the one-shot code; the next turn succeeds', async () => {
+    const failing = failingModel();
+    const { opts } = await fake(failing.script);
+    const live = await open(opts);
+    await expectModelErrorsFailOnlyTheirTurn(live, failing);
   });
 
   it('the process killed from outside: the running turn fails with a clear error, later sends too, nothing is left', async () => {

@@ -9,7 +9,7 @@ import { type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
-import { fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
+import { expectModelErrorsFailOnlyTheirTurn, failingModel, fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = (script: Script, requestTimeoutMs?: number) => fakeForLive('codex', script, requestTimeoutMs);
@@ -204,6 +204,13 @@ describe('codex live session (real binary, fake Responses server)', () => {
       await live.send('Hi.').result;
       expect(sandboxNotice(model.requests[0])).toBe('`sandbox_mode` is `workspace-write`');
     });
+  });
+
+  it('a failed model call (HTTP 500 after retries, then 401) fails only its turn, with the one-shot code; the next turn succeeds', async () => {
+    const failing = failingModel();
+    const { opts } = await fake(failing.script);
+    const live = await open(opts);
+    await expectModelErrorsFailOnlyTheirTurn(live, failing);
   });
 
   it('the process killed from outside: the running turn fails with a clear error, later sends too, nothing is left', async () => {
