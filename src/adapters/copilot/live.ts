@@ -5,7 +5,8 @@
 // the `session/cancel` notification (the prompt then answers `cancelled`). The agent asks before each
 // shell command and write with `session/request_permission`, answered with the option chosen.
 // Verified on 1.0.102 (cli-notes/copilot.md, "Live mode (probed)"; test/copilot/live.test.ts).
-import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import type { ResolvedOpts } from '../../options.js';
 import type { Attachments } from '../../core/attachments.js';
 import { jsonRpc } from '../../core/channel.js';
 import { pickPermissionMode, type PermissionModeMapping } from '../../core/permission-mode.js';
@@ -83,6 +84,48 @@ function sessionIdOf(answer: unknown): string {
   return id;
 }
 
+/** One ACP session: the handshake opens it, and every later message names its id. */
+class AcpSession implements LiveConnection {
+  sessionId: string | undefined;
+
+  constructor(private readonly rpc: LiveRpc) {}
+
+  async open({ cwd, session }: LiveConnectContext): Promise<void> {
+    const initialized = asJsonObject(
+      await this.rpc.request(
+        {
+          method: 'initialize',
+          params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: { name: 'coderline', version: '0' } },
+        },
+        'initialize',
+      ),
+    );
+    if (initialized?.protocolVersion !== PROTOCOL_VERSION) {
+      throw new CoderError('protocol', `copilot speaks ACP version ${JSON.stringify(initialized?.protocolVersion)}, this SDK version ${PROTOCOL_VERSION}`, { provider: 'copilot' });
+    }
+    if (session.kind === 'resume') {
+      await this.rpc.request({ method: 'session/load', params: { sessionId: session.sessionId, cwd, mcpServers: [] } }, 'session/load');
+      this.sessionId = session.sessionId;
+    } else {
+      this.sessionId = sessionIdOf(await this.rpc.request({ method: 'session/new', params: { cwd, mcpServers: [] } }, 'session/new'));
+    }
+  }
+
+  /** The prompt's answer (its stop reason) comes when the turn ends: answerRecord makes it the turn's last record. */
+  startTurn(prompt: string, _opts: ResolvedOpts, attachments: Attachments | undefined): Promise<unknown> {
+    return this.rpc.request({ method: 'session/prompt', params: { sessionId: this.sessionId, prompt: promptBlocks(prompt, attachments) } }, 'the prompt', { untimed: true });
+  }
+
+  /** A notification without an answer: the prompt then answers `cancelled`, which ends the turn. */
+  async interrupt(): Promise<void> {
+    this.rpc.notify({ method: 'session/cancel', params: { sessionId: this.sessionId } });
+  }
+
+  async setModel(model: string): Promise<void> {
+    await this.rpc.request({ method: 'session/set_model', params: { sessionId: this.sessionId, modelId: model } }, 'the model change');
+  }
+}
+
 export const copilotLive: LiveSpec = {
   capabilities: {
     open: native('copilot --acp (Agent Client Protocol v1): initialize, session/new or session/load, then a session/prompt request per turn; its answer ends the turn'),
@@ -105,32 +148,14 @@ export const copilotLive: LiveSpec = {
     const { args, env } = await copilotOptions(ctx);
     return { args: ['--acp', ...args], env };
   },
-  async handshake(ask, { cwd, session }) {
-    const initialized = asJsonObject(
-      await ask(
-        {
-          method: 'initialize',
-          params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: { name: 'coderline', version: '0' } },
-        },
-        'initialize',
-      ),
-    );
-    if (initialized?.protocolVersion !== PROTOCOL_VERSION) {
-      throw new CoderError('protocol', `copilot speaks ACP version ${JSON.stringify(initialized?.protocolVersion)}, this SDK version ${PROTOCOL_VERSION}`, { provider: 'copilot' });
-    }
-    if (session.kind === 'resume') {
-      await ask({ method: 'session/load', params: { sessionId: session.sessionId, cwd, mcpServers: [] } }, 'session/load');
-      return session.sessionId;
-    }
-    return sessionIdOf(await ask({ method: 'session/new', params: { cwd, mcpServers: [] } }, 'session/new'));
-  },
   createSessionTranslator: createCopilotAcpTranslator,
-  userMessage: (prompt, _steerId, sessionId, attachments) => ({ method: 'session/prompt', params: { sessionId, prompt: promptBlocks(prompt, attachments) } }),
-  userMessageIsRequest: true,
   answerRecord: acpAnswerRecord,
   endsTurn: isAcpAnswer,
-  interruptNotice: (sessionId) => ({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }),
-  setModelRequest: (model, _opts, sessionId) => ({ method: 'session/set_model', params: { sessionId, modelId: model } }),
+  async connect(rpc, ctx) {
+    const session = new AcpSession(rpc);
+    await session.open(ctx);
+    return session;
+  },
   setPermissionModeRequests: (mode, opts, sessionId) =>
     pickPermissionMode('copilot', permissionModes, mode, opts).map(({ method, params }) => ({ method, params: { sessionId, ...params } })),
   // Copilot switches at once, also inside a running turn.
