@@ -62,6 +62,7 @@ export { Coder, Session, type RunStream, type OutputOf } from './core/session.js
 export { OwnedSession } from './core/owned-session.js';
 export type { LiveSession } from './core/live.js';
 export type { CanUseTool, PermissionDecision, PermissionRequest } from './core/permission.js';
+export type { PermissionModeName } from './core/permission-mode.js';
 export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/adapter.js';
 export * from './errors.js';
 export type * from './events.js';

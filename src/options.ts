@@ -14,6 +14,9 @@ import { toolBridgeServerName } from './core/tool-names.js';
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
 
+/** Claude's permission modes: the names `permissionMode` and a live session's setPermissionMode() take. */
+export const claudePermissionModes = ['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto'] as const;
+
 /** A value of Codex's TOML config: what `codexConfig` takes. */
 export type TomlValue = string | number | boolean | TomlValue[] | { [key: string]: TomlValue };
 
@@ -130,7 +133,7 @@ function defineSchemas() {
     strictMcpConfig: optional(boolean, "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
     canUseTool: optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
     // Claude
-    permissionMode: optional(picklist(['default', 'manual', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']), 'Claude --permission-mode'),
+    permissionMode: optional(picklist(claudePermissionModes), 'Claude --permission-mode'),
     settingSources: optional(v.array(picklist(['user', 'project', 'local']), m), 'Claude --setting-sources'),
     isolation: optional(picklist(['none', 'strict']), 'strict: a private config dir per coder and no user MCP servers'),
     agents: optional(record(claudeAgent), 'Claude --agents'),

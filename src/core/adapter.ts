@@ -6,6 +6,7 @@ import type { ScriptStep } from '../testing/script.js';
 import type { Attachments } from './attachments.js';
 import type { RpcDialect } from './channel.js';
 import type { PermissionDecision, PermissionRequest } from './permission.js';
+import type { PermissionModeName } from './permission-mode.js';
 import type { ToolBridgeInfo } from './tool-bridge.js';
 
 export interface ExitInfo {
@@ -199,7 +200,8 @@ export type LiveFeature = 'open' | 'steer' | 'interrupt' | 'setModel' | 'setPerm
 
 /** How a live protocol's connection asks the CLI (requests answered by id) and tells it (notifications). */
 export interface LiveRpc {
-  request(body: unknown, what: string): Promise<unknown>;
+  /** Times out after the control timeout; `untimed` for a request answered when its turn ends (the stall watch bounds it). */
+  request(body: unknown, what: string, options?: { untimed?: boolean }): Promise<unknown>;
   notify(body: unknown): void;
 }
 
@@ -219,14 +221,20 @@ export interface LiveConnectContext {
 export interface LiveConnection {
   /** The session id the handshake opened (e.g. a thread id). */
   sessionId: string | undefined;
-  /** Starts a turn (with what send() attached, read); resolves once the CLI took it, rejects when it refused (the turn then fails). */
-  startTurn(prompt: string, opts: ResolvedOpts, attachments: Attachments | undefined): Promise<void>;
+  /**
+   * Starts a turn (with what send() attached, read); resolves once the CLI took it, rejects when it
+   * refused (the turn then fails). With `LiveSpec.answerRecord` it resolves with the CLI's answer,
+   * which ends the turn.
+   */
+  startTurn(prompt: string, opts: ResolvedOpts, attachments: Attachments | undefined): Promise<unknown>;
   /** Asks the CLI to end the running turn. */
   interrupt(): Promise<void>;
   /** Pushes a message into the running turn. */
   steer?(prompt: string): Promise<void>;
   /** Changes the model of the next turns. */
   setModel?(model: string): Promise<void>;
+  /** Changes the permission mode from the next turn on; throws before anything is sent for a mode it cannot express. */
+  setPermissionMode?(mode: PermissionModeName): Promise<void>;
   /** Sees every message that is not an answer, before it is translated (to follow ids the CLI hands out). */
   observe?(message: unknown): void;
   /** Replaces the spec's codec when a question names what only earlier messages described. */
@@ -265,16 +273,11 @@ export interface LiveSpec {
   /** Whether a record is the last of a turn. */
   endsTurn(record: unknown): boolean;
   /**
-   * With `userMessageIsRequest`: the answer to the user message is the turn's last record (ACP's
-   * `session/prompt` answers with its stop reason), and this wraps it as the record the translator and
-   * `endsTurn` get. The message then waits for its answer as long as the turn runs (the stall watch bounds it).
+   * The answer to the request that starts a turn is the turn's last record (ACP's `session/prompt`
+   * answers with its stop reason): this wraps it as the record the translator and `endsTurn` get.
+   * The connection's `startTurn` resolves with that answer (also replayed: core/live-recording.ts).
    */
   answerRecord?(answer: unknown): unknown;
-  /**
-   * Requests the protocol needs before the first turn (ACP: `initialize`, then `session/new` or
-   * `session/load`). Resolves with the CLI's session id, which later messages name.
-   */
-  handshake?(ask: (body: unknown, what: string) => Promise<unknown>, ctx: LiveConnectContext): Promise<string>;
   /**
    * The translator of a live protocol whose records are not the one-shot ones and can span turns
    * (ACP's token counts are session totals): one per session, shared by its turns.
@@ -284,15 +287,20 @@ export interface LiveSpec {
   createTranslator?(ctx: TranslatorContext): Translator;
   /** Request bodies for the controls the protocol has. */
   interruptRequest?: unknown;
-  /** An interrupt that is a message without an answer (ACP's `session/cancel`): the CLI ends the turn itself. */
-  interruptNotice?(sessionId: string | undefined): unknown;
   setModelRequest?(model: string, opts: ResolvedOpts, sessionId?: string): unknown;
-  setPermissionModeRequest?(mode: string): unknown;
+  /**
+   * The requests that switch to `mode`, sent in order; throws (InvalidOptionsError) for a mode the
+   * protocol cannot express, or one that would let a tool run unasked while `opts.canUseTool` is set.
+   */
+  setPermissionModeRequests?(mode: PermissionModeName, opts: ResolvedOpts, sessionId?: string): unknown[];
+  /** A permission mode change waits for the running and queued turns (the CLI would apply it mid-turn). */
+  permissionModeBetweenTurns?: boolean;
   /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
   permission: PermissionCodec;
   /**
-   * A handshake after the start (e.g. initialize, open a thread); the connection then sends turns and
-   * controls instead of `userMessage` and the request bodies above.
+   * A handshake after the start (e.g. initialize, open a thread or an ACP session); the connection
+   * then sends turns and controls instead of `userMessage` and the request bodies above (a connection
+   * without `setPermissionMode` has its changes sent as `setPermissionModeRequests`).
    */
   connect?(rpc: LiveRpc, ctx: LiveConnectContext): Promise<LiveConnection>;
   /**

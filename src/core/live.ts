@@ -14,6 +14,7 @@ import { DEFAULTS } from './child-run.js';
 import { EventStream } from './event-stream.js';
 import { decideOutcome, type ProcessEnd } from './outcome.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
+import type { PermissionModeName } from './permission-mode.js';
 import { STOP_STEPS, terminateEscapedDescendants } from './process-group.js';
 import { RunTracker } from './run-tracker.js';
 import type { RunStream } from './session.js';
@@ -23,7 +24,7 @@ import { nonJsonLine, translateRecord } from './translate-line.js';
 import { checkSupport, parseOptions } from './validate.js';
 import { compareVersions } from './version.js';
 import { checkWorkingDirectory, prepareLaunch } from './launch.js';
-import { readAttachments } from './attachments.js';
+import { readAttachments, type Attachments } from './attachments.js';
 import type { RecordedLine } from './live-recording.js';
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
@@ -171,7 +172,6 @@ export class LiveSession<P extends string = string> {
       session = new LiveSession(adapter, spec, opts, channel, version, cwd, cleanup);
       // No pid: the process could not be started (the version probe ran it a moment ago).
       if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
-      if (spec.handshake) session.sessionId = await spec.handshake((body, what) => channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what }), { cwd, session: target, opts });
       if (spec.connect) await session.connect(spec.connect, target, cwd);
       return session;
     } catch (error) {
@@ -183,7 +183,7 @@ export class LiveSession<P extends string = string> {
 
   private async connect(connect: NonNullable<LiveSpec['connect']>, session: SessionTarget, cwd: string): Promise<void> {
     const rpc = {
-      request: (body: unknown, what: string) => this.channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what }),
+      request: (body: unknown, what: string, options?: { untimed?: boolean }) => this.channel.request(body, options?.untimed ? { what } : { timeoutMs: CONTROL_TIMEOUT_MS, what }),
       notify: (body: unknown) => this.channel.notify(body),
     };
     this.connection = await connect(rpc, { opts: this.opts, session, cwd });
@@ -235,10 +235,8 @@ export class LiveSession<P extends string = string> {
     const turn = this.turn;
     if (!turn) return;
     turn.stoppedBy ??= 'abort';
-    const { interruptNotice } = this.spec;
     try {
-      if (interruptNotice) this.channel.write(interruptNotice(this.sessionId));
-      else if (this.connection) await this.connection.interrupt();
+      if (this.connection) await this.connection.interrupt();
       else await this.channel.request(this.spec.interruptRequest, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the interrupt' });
     } catch {
       // A CLI that cannot be interrupted is stopped: the turn still ends, as cancelled.
@@ -260,16 +258,29 @@ export class LiveSession<P extends string = string> {
     await this.connection.setModel(model);
   }
 
-  /** Changes the permission mode for the next tool uses. */
-  async setPermissionMode(mode: NonNullable<ResolvedOpts['permissionMode']>): Promise<void> {
+  /**
+   * Changes the permission mode: Claude's from the next tool use on; where the CLI would apply it
+   * inside a running turn, from the next turn on (it waits for the turns sent before it).
+   */
+  async setPermissionMode(mode: PermissionModeName): Promise<void> {
     this.need('setPermissionMode');
-    await this.control(this.spec.setPermissionModeRequest!(mode), 'the permission mode change');
+    if (!this.isOpen) throw this.closedError();
+    if (this.connection?.setPermissionMode) return this.connection.setPermissionMode(mode);
+    // Mapped (and refused) before anything is sent or queued.
+    const requests = this.spec.setPermissionModeRequests!(mode, this.opts, this.sessionId);
+    const apply = async () => {
+      for (const body of requests) await this.control(body, 'the permission mode change');
+    };
+    if (!this.spec.permissionModeBetweenTurns) return apply();
+    const applied = this.queue.then(apply);
+    this.queue = applied.catch(() => undefined);
+    return applied;
   }
 
   /** Interrupts a running turn, fails queued ones, closes stdin, then stops the process group. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const interruptible = this.connection !== undefined || this.spec.interruptRequest !== undefined || this.spec.interruptNotice !== undefined;
+      const interruptible = this.connection !== undefined || this.spec.interruptRequest !== undefined;
       if (this.turn && interruptible && this.channel.isOpen) await this.interrupt().catch(() => undefined);
       await this.channel.close(this.opts.terminalGraceMs ?? DEFAULTS.terminalGraceMs);
       await this.cleanup();
@@ -360,7 +371,7 @@ export class LiveSession<P extends string = string> {
     try {
       const sent = !signal.aborted;
       if (!sent) turn.stoppedBy = 'abort';
-      else if (this.connection) this.failOnRefusal(this.connection.startTurn(prompt, opts, attachments), turn, true);
+      else if (this.connection) this.startConnectedTurn(this.connection, prompt, opts, attachments, turn);
       else this.sendUserMessage(this.spec.userMessage!(prompt, undefined, this.sessionId, attachments), turn);
       const end = sent ? await over : undefined;
       // An interrupted turn of such a CLI leaves its command running: the SDK stops it.
@@ -397,17 +408,22 @@ export class LiveSession<P extends string = string> {
     }
   }
 
-  /** Writes a user message; where the CLI answers it, a refusal ends the turn as an error (and, with answerRecord, the answer ends it). */
+  /** Writes a user message; where the CLI answers it, a refusal ends the turn as an error. */
   private sendUserMessage(message: unknown, turn: Turn): void {
     if (!this.spec.userMessageIsRequest) return this.channel.write(message);
+    this.failOnRefusal(this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }), turn, true);
+  }
+
+  /** A turn sent by the connection; with answerRecord, the answer to it is the turn's last record. */
+  private startConnectedTurn(connection: LiveConnection, prompt: string, opts: ResolvedOpts, attachments: Attachments | undefined, turn: Turn): void {
+    const started = connection.startTurn(prompt, opts, attachments);
     const { answerRecord } = this.spec;
-    const answered = this.channel.request(message, answerRecord ? { what: 'the prompt' } : { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' });
     if (answerRecord) {
-      answered.then((answer) => {
+      started.then((answer) => {
         if (this.turn === turn) this.onMessage(answerRecord(answer));
       }, () => undefined);
     }
-    this.failOnRefusal(answered, turn, true);
+    this.failOnRefusal(started, turn, true);
   }
 
   /** A refused message is an error event of its turn; a refused turn start also ends the turn. */

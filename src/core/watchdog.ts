@@ -3,8 +3,11 @@
 // other end only the host holds, and the host tells it the process groups and temp directories it
 // has live. When the pipe ends — the host is gone, however it ended — it stops those groups and the
 // trees below their leaders (tool commands in a session of their own included, frozen before each
-// signal as abort freezes them, so none forks past it), removes the directories, and exits. A run costs it a few short pipe writes; the shell is started
-// once, a tick after the first registration (off the path of the spawn that needed it).
+// signal as abort freezes them, so none forks past it), removes the directories, and exits. A run
+// costs it a few short pipe writes. The shell is started once, right after the first spawn it is
+// to watch: the host idles while the CLI starts, and two forks in a row cost one round of
+// copy-on-write faults in the host where a fork a tick later costs a second one, in the middle of
+// the first output (docs/performance.md).
 // POSIX sh, ps/awk where there is no /proc; not on Windows.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Writable } from 'node:stream';
@@ -159,7 +162,8 @@ function tell(line: string): void {
 /** Has the watchdog stop this group (and the tree below its leader) if the host vanishes. */
 export function watchGroup(pgid: number): void {
   groups.add(pgid);
-  tell(`+g ${pgid}`);
+  if (watchdog || unavailable) tell(`+g ${pgid}`);
+  else start();
 }
 
 export function unwatchGroup(pgid: number): void {

@@ -18,7 +18,7 @@ import { type FakeModel, type RecordedRequest, type Script } from '../../src/tes
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
-import { fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
+import { expectModelErrorsFailOnlyTheirTurn, failingModel, fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = (script: Script, requestTimeoutMs?: number) => fakeForLive('claude', script, requestTimeoutMs);
@@ -248,6 +248,30 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
     const second = await live.send('Touch it.', { collectEvents: true }).result;
     expect(second.events?.find((e) => e.type === 'init')?.extra?.permissionMode).toBe('plan');
     expect(existsSync(join(workDir, 'planned.txt'))).toBe(false);
+  });
+
+  it('setPermissionMode() with canUseTool: modes that run tools unasked are refused before anything is sent; the callback still sees the write', async () => {
+    const target = { path: '' };
+    const { model, opts, workDir } = await fake((_request, index) => (index === 0 ? { toolCalls: [{ name: 'Write', input: { file_path: target.path, content: 'x' }, id: 'toolu_write' }] } : { text: 'Not written.' }));
+    target.path = join(workDir, 'written.txt');
+    const seen: string[] = [];
+    const live = await open({ ...opts, canUseTool: (request) => (seen.push(request.toolName), { behavior: 'deny', message: 'No writes.' }) });
+    // Under acceptEdits 2.1.332 writes the file without asking the callback.
+    for (const mode of ['acceptEdits', 'bypassPermissions', 'auto'] as const) {
+      await expect(live.setPermissionMode(mode)).rejects.toThrow(/runs tools without asking in that mode, so canUseTool would not see them/);
+    }
+    await live.setPermissionMode('default');
+    expect((await live.send('Write it.').result).status).toBe('success');
+    expect(seen).toEqual(['Write']);
+    expect(existsSync(target.path)).toBe(false);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('a failed model call (HTTP 500 after retries, then 401) fails only its turn, with the one-shot code; the next turn succeeds', async () => {
+    const failing = failingModel();
+    const { opts } = await fake(failing.script);
+    const live = await open(opts);
+    await expectModelErrorsFailOnlyTheirTurn(live, failing);
   });
 
   it('the process killed from outside: the running turn fails with a clear error, later sends too, nothing is left', async () => {

@@ -4,12 +4,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import { LiveSessionClosedError, run, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
+import { InvalidOptionsError, LiveSessionClosedError, run, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
 import { type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
-import { fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
+import { expectModelErrorsFailOnlyTheirTurn, failingModel, fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
 const fake = (script: Script, requestTimeoutMs?: number) => fakeForLive('codex', script, requestTimeoutMs);
@@ -149,6 +149,68 @@ describe('codex live session (real binary, fake Responses server)', () => {
     await live.send('Second.').result;
     await live.send('Third.').result;
     expect(model.requests.map((request) => body(request).model)).toEqual(['gpt-5.5', 'gpt-5.4', 'gpt-5.4']);
+  });
+
+  describe('setPermissionMode() (the next turn/start carries the sandbox policy)', () => {
+    /** The developer message of this request that tells the model its sandbox (the last one, where several). */
+    const sandboxNotice = (request: RecordedRequest | undefined) => JSON.stringify(body(request).input).match(/`sandbox_mode` is `[a-z-]+`/g)?.at(-1);
+
+    it('plan: a write the model asks for does not happen and the model is told why; default lets the next one happen', async () => {
+      const { model, opts, workDir } = await fake([shell('touch planned.txt', 'call_plan'), { text: 'Could not.' }, shell('touch written.txt', 'call_default'), { text: 'Wrote it.' }]);
+      const live = await open(opts);
+      await live.setPermissionMode('plan');
+      expect(await live.send('Touch planned.txt.').result).toMatchObject({ status: 'success', text: 'Could not.' });
+      expect(existsSync(join(workDir, 'planned.txt'))).toBe(false);
+      expect(sandboxNotice(model.requests[0])).toBe('`sandbox_mode` is `read-only`');
+      expect(toolOutput(model.requests[1], 'call_plan')).toContain('Read-only file system');
+      await live.setPermissionMode('default');
+      expect(await live.send('Touch written.txt.').result).toMatchObject({ status: 'success', text: 'Wrote it.' });
+      expect(existsSync(join(workDir, 'written.txt'))).toBe(true);
+      expect(sandboxNotice(model.requests[2])).toBe('`sandbox_mode` is `workspace-write`');
+      expect(toolOutput(model.requests[3], 'call_default')).toContain('Process exited with code 0');
+    });
+
+    it('called during a turn, it applies from the next turn: the running one keeps its sandbox', async () => {
+      const { model, opts, workDir } = await fake([shell('sleep 2; touch during.txt', 'call_during'), { text: 'Done.' }, shell('touch after.txt', 'call_after'), { text: 'Refused.' }]);
+      const live = await open(opts);
+      const turn = live.send('Run it.');
+      for await (const event of turn) if (event.type === 'tool_use') await live.setPermissionMode('plan');
+      expect((await turn.result).status).toBe('success');
+      expect(existsSync(join(workDir, 'during.txt'))).toBe(true);
+      await live.send('Touch after.txt.').result;
+      expect(existsSync(join(workDir, 'after.txt'))).toBe(false);
+      expect(sandboxNotice(model.requests[2])).toBe('`sandbox_mode` is `read-only`');
+    });
+
+    it('with canUseTool: plan still asks about every command; bypassPermissions is refused before anything is sent', async () => {
+      const { model, opts, workDir } = await fake([shell('touch asked.txt', 'call_asked'), { text: 'Done.' }]);
+      const seen: string[] = [];
+      const live = await open({ ...opts, canUseTool: (request) => (seen.push(request.toolUseId ?? ''), { behavior: 'deny' }) });
+      await expect(live.setPermissionMode('bypassPermissions')).rejects.toThrow(/runs tools without asking in that mode, so canUseTool would not see them/);
+      await live.setPermissionMode('plan');
+      expect((await live.send('Touch it.').result).status).toBe('success');
+      // Asked under plan too (a command the callback allows may run outside the read-only sandbox: docs/live.md).
+      expect(seen).toEqual(['call_asked']);
+      expect(existsSync(join(workDir, 'asked.txt'))).toBe(false);
+      expect(sandboxNotice(model.requests[0])).toBe('`sandbox_mode` is `read-only`');
+      expect(toolOutput(model.requests[1], 'call_asked')).toContain('rejected by user');
+    });
+
+    it('a mode codex cannot express is an InvalidOptionsError naming the ones it can, and nothing changes', async () => {
+      const { model, opts } = await fake([{ text: 'ok' }]);
+      const live = await open(opts);
+      await expect(live.setPermissionMode('acceptEdits')).rejects.toBeInstanceOf(InvalidOptionsError);
+      await expect(live.setPermissionMode('dontAsk')).rejects.toThrow(/"plan", "default", "bypassPermissions"/);
+      await live.send('Hi.').result;
+      expect(sandboxNotice(model.requests[0])).toBe('`sandbox_mode` is `workspace-write`');
+    });
+  });
+
+  it('a failed model call (HTTP 500 after retries, then 401) fails only its turn, with the one-shot code; the next turn succeeds', async () => {
+    const failing = failingModel();
+    const { opts } = await fake(failing.script);
+    const live = await open(opts);
+    await expectModelErrorsFailOnlyTheirTurn(live, failing);
   });
 
   it('the process killed from outside: the running turn fails with a clear error, later sends too, nothing is left', async () => {

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
-import { CliVersionError, createCoder, FeatureNotSupportedError, run, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
-import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
+import { CliVersionError, createCoder, FeatureNotSupportedError, InvalidOptionsError, run, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
+import { startFakeModel, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { chatBody, contentText, expectKilledFromOutside, openLive, toolMessage } from '../support/live.js';
 import { ofType } from '../support/events.js';
@@ -197,12 +197,93 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
     expect(model.requests.map((request) => chatBody(request).model)).toEqual(['fake-model', 'other-model']);
   });
 
+  describe('setPermissionMode() (ACP session/set_mode and the allow_all option)', () => {
+    const userText = (request: RecordedRequest | undefined) => contentText(chatBody(request).messages.filter((message) => message.role === 'user').at(-1)?.content);
+    const toolText = (request: RecordedRequest | undefined, id: string) => contentText(chatBody(request).messages.find((message) => message.role === 'tool' && message.tool_call_id === id)?.content);
+
+    it('plan: a write the model asks for is blocked and the model is told why; bypassPermissions lets the next one run, default asks again', async () => {
+      const workDir = await tempWorkDir();
+      const planFile = { path: '' };
+      const { model, opts } = await fake(
+        (_request, index) =>
+          [
+            { toolCalls: [bash('touch planned.txt', 'call_plan'), { name: 'create', input: { path: planFile.path, file_text: '# plan' }, id: 'call_plan_md' }] },
+            { text: 'Planned.' },
+            { toolCalls: [bash('touch written.txt', 'call_bypass')] },
+            { text: 'Wrote it.' },
+            { toolCalls: [bash('touch asked.txt', 'call_default')] },
+          ][index] ?? { text: 'Asked.' },
+        workDir,
+      );
+      const lines: string[] = [];
+      const live = await open({ ...opts, onRawLine: (line) => lines.push(line) });
+      planFile.path = join(opts.extraEnv!.COPILOT_HOME!, 'session-state', live.id!, 'plan.md');
+      await live.setPermissionMode('plan');
+      const planned = await live.send('Touch planned.txt.', { collectEvents: true }).result;
+      expect(planned.status).toBe('success');
+      expect(existsSync(join(workDir, 'planned.txt'))).toBe(false);
+      expect(userText(model.requests[0])).toContain('[[PLAN]] Touch planned.txt.');
+      expect(toolText(model.requests[1], 'call_plan')).toContain('Plan mode does not permit changes outside the session folder');
+      // Why plan is refused with canUseTool: Copilot writes the session's plan.md without asking anyone.
+      expect(existsSync(planFile.path)).toBe(true);
+      expect(lines.some((line) => line.includes('session/request_permission'))).toBe(false);
+
+      await live.setPermissionMode('bypassPermissions');
+      expect(await live.send('Touch written.txt.').result).toMatchObject({ status: 'success', text: 'Wrote it.' });
+      expect(existsSync(join(workDir, 'written.txt'))).toBe(true);
+      expect(userText(model.requests[2])).not.toContain('[[PLAN]]');
+
+      // default: allow_all off again, so Copilot asks, and with no canUseTool the SDK denies.
+      await live.setPermissionMode('default');
+      expect((await live.send('Touch asked.txt.').result).status).toBe('success');
+      expect(lines.filter((line) => line.includes('session/request_permission')).map((line) => /"toolCallId":"(\w+)"/.exec(line)?.[1])).toEqual(['call_default']);
+      expect(existsSync(join(workDir, 'asked.txt'))).toBe(false);
+    });
+
+    it('called during a turn, it waits for that turn: the running turn keeps its mode, the next one has the new one', async () => {
+      const { opts, workDir } = await fake([{ toolCalls: [bash('sleep 2; touch during.txt', 'call_during')] }, { text: 'Done.' }, { toolCalls: [bash('touch after.txt', 'call_after')] }, { text: 'Blocked.' }]);
+      const live = await open(opts);
+      await live.setPermissionMode('bypassPermissions');
+      const turn = live.send('Run it.');
+      const order: string[] = [];
+      let changed: Promise<void> | undefined;
+      for await (const event of turn) if (event.type === 'tool_use') changed = live.setPermissionMode('plan').then(() => void order.push('mode'));
+      await turn.result.then(() => order.push('turn'));
+      await changed;
+      expect(order).toEqual(['turn', 'mode']);
+      expect(existsSync(join(workDir, 'during.txt'))).toBe(true);
+      expect((await live.send('Touch after.txt.').result).text).toBe('Blocked.');
+      expect(existsSync(join(workDir, 'after.txt'))).toBe(false);
+    });
+
+    it('with canUseTool: plan and bypassPermissions are refused before anything is sent; default still asks every command', async () => {
+      const { model, opts, workDir } = await fake([{ toolCalls: [bash('touch asked.txt')] }, { text: 'Done.' }]);
+      const seen: string[] = [];
+      const lines: string[] = [];
+      const live = await open({ ...opts, onRawLine: (line) => lines.push(line), canUseTool: (request) => (seen.push(request.toolUseId ?? ''), { behavior: 'allow' }) });
+      await expect(live.setPermissionMode('bypassPermissions')).rejects.toThrow(/runs tools without asking in that mode, so canUseTool would not see them/);
+      await expect(live.setPermissionMode('plan')).rejects.toBeInstanceOf(InvalidOptionsError);
+      await live.setPermissionMode('default');
+      expect((await live.send('Touch it.').result).status).toBe('success');
+      expect(seen).toEqual(['call_live_1']);
+      expect(existsSync(join(workDir, 'asked.txt'))).toBe(true);
+      expect(lines.filter((line) => line.includes('current_mode_update') && !line.includes('#agent'))).toEqual([]);
+      expect(model.requests).toHaveLength(2);
+    });
+
+    it('a mode Copilot cannot express is an InvalidOptionsError naming the ones it can', async () => {
+      const { model, opts } = await fake([{ text: 'ok' }]);
+      const live = await open(opts);
+      await expect(live.setPermissionMode('acceptEdits')).rejects.toThrow(/"plan", "default", "bypassPermissions"/);
+      expect(model.requests).toHaveLength(0);
+    });
+  });
+
   it('controls ACP lacks and options it does not honour fail before anything is sent', async () => {
     const { model, opts } = await fake([{ text: 'ok' }]);
     await expect(createCoder(copilotAdapter).open({ ...opts, copilotMode: 'plan' })).rejects.toBeInstanceOf(FeatureNotSupportedError);
     const live = await open(opts);
     expect(() => live.steer('more')).toThrow(FeatureNotSupportedError);
-    await expect(live.setPermissionMode('plan')).rejects.toBeInstanceOf(FeatureNotSupportedError);
     expect(() => live.send('Hi', { streamPartialMessages: true })).toThrow(/launch option/);
     expect(model.requests).toHaveLength(0);
   });

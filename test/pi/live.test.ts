@@ -10,7 +10,7 @@ import { run, type OneShotOpts, type PermissionRequest } from '../../src/index.j
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
-import { chatBody, contentText, expectKilledFromOutside, openLive, toolMessage } from '../support/live.js';
+import { chatBody, contentText, expectKilledFromOutside, expectModelErrorsFailOnlyTheirTurn, failingModel, openLive, toolMessage } from '../support/live.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { waitFor } from '../support/wait.js';
@@ -116,6 +116,13 @@ describe('pi live session (real binary, fake model)', () => {
     await live.setModel(`${PI_FAKE_PROVIDER}/${PI_FAKE_PLAIN_MODEL}`);
     await live.send('Second.').result;
     expect(model.requests.map((request) => chatBody(request).model)).toEqual(['fake-model', PI_FAKE_PLAIN_MODEL]);
+  });
+
+  it('a failed model call (HTTP 500 after retries, then 401) fails only its turn, with the one-shot code; the next turn succeeds', async () => {
+    const failing = failingModel();
+    const { opts } = await fake(failing.script);
+    const live = await open(opts);
+    await expectModelErrorsFailOnlyTheirTurn(live, failing);
   });
 
   it('the process killed from outside: the running turn fails with a clear error, later sends too, nothing is left', async () => {

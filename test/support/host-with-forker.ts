@@ -11,6 +11,6 @@ if (table === 'ps') useProcessTableSource(psSource);
 const leader = spawnEscapingForker(marker);
 watchGroup(leader.pid!);
 watchDir(dir);
-// The watchdog starts a tick after the first registration.
+// By the next tick the watchdog runs, whichever registration started it.
 setImmediate(() => process.stdout.write(`${JSON.stringify({ leader: leader.pid })}\n`));
 setInterval(() => {}, 1 << 30);

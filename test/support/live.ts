@@ -84,3 +84,31 @@ export async function expectKilledFromOutside(live: LiveSession<string>, model: 
   await expect(live.send('Anyone?').result).rejects.toBeInstanceOf(LiveSessionClosedError);
   expect(isGroupAlive(live.pid!)).toBe(false);
 }
+
+/** A script that answers `Back again.`, or fails with an HTTP status while one is set. */
+export function failingModel(): { script: Script; fail(status: number | undefined): void } {
+  let status: number | undefined;
+  return {
+    script: () => (status === undefined ? { text: 'Back again.' } : { kind: 'error', status, message: `fake ${status}` }),
+    fail: (next) => void (status = next),
+  };
+}
+
+/**
+ * A model that fails mid-session (HTTP 500 after the CLI's retries, then 401) fails each of those
+ * turns with the code a one-shot run gives, without a hang, and the next turn in the same process succeeds.
+ */
+export async function expectModelErrorsFailOnlyTheirTurn<P extends string>(live: LiveSession<P>, model: ReturnType<typeof failingModel>): Promise<void> {
+  expect(await live.send('First.').result).toMatchObject({ status: 'success', text: 'Back again.' });
+  model.fail(500);
+  const server = await live.send('Say hi.').result;
+  expect(server).toMatchObject({ status: 'error', error: { code: 'server' }, text: '', pid: live.pid });
+  model.fail(401);
+  const auth = await live.send('Say hi again.').result;
+  expect(auth).toMatchObject({ status: 'error', error: { code: 'auth' }, text: '', pid: live.pid });
+  model.fail(undefined);
+  const back = await live.send('Are you back?', { collectEvents: true }).result;
+  expect(back).toMatchObject({ status: 'success', text: 'Back again.', pid: live.pid });
+  // Nothing of the failed turns bleeds into the next one.
+  expect(back.events?.filter((event) => event.type === 'error')).toEqual([]);
+}

@@ -7,6 +7,8 @@
 import type { LiveSpec } from '../../core/adapter.js';
 import type { RpcDialect } from '../../core/channel.js';
 import { isJsonObject, stringOf } from '../../core/json.js';
+import { pickPermissionMode, type PermissionModeMapping } from '../../core/permission-mode.js';
+import { claudePermissionModes } from '../../options.js';
 import { buildClaudeInvocation, userMessageWith } from './argv.js';
 import { claudePermission } from './permission.js';
 import { claudeLiveMinVersion } from './versions.js';
@@ -36,6 +38,16 @@ const controlDialect: RpcDialect = {
   cancelled: (message) => (isJsonObject(message) && message.type === 'control_cancel_request' ? stringOf(message.request_id) : undefined),
 };
 
+/**
+ * Every mode goes to the CLI as it is. With canUseTool the ones that run tools unasked are refused:
+ * 2.1.332 wrote a file under acceptEdits without asking the callback (auto approves by its own
+ * classifier, bypassPermissions everything).
+ */
+const permissionModes: PermissionModeMapping<string> = {
+  modes: Object.fromEntries(claudePermissionModes.map((mode) => [mode, mode])),
+  unasked: ['acceptEdits', 'bypassPermissions', 'auto'],
+};
+
 export const claudeLive: LiveSpec = {
   capabilities: {
     open: native('claude -p --input-format stream-json --output-format stream-json --verbose; a user line on stdin per turn'),
@@ -46,7 +58,7 @@ export const claudeLive: LiveSpec = {
       since: '2.1.218',
     },
     setModel: native('control_request set_model (2.1.332 spends one model request checking the new model)'),
-    setPermissionMode: native('control_request set_permission_mode (bypassPermissions only when launched with it)'),
+    setPermissionMode: native('control_request set_permission_mode, from the next tool use (bypassPermissions only when launched with it); with canUseTool, acceptEdits, auto and bypassPermissions are refused (they run tools unasked)'),
   },
   minVersion: claudeLiveMinVersion,
   launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
@@ -66,7 +78,7 @@ export const claudeLive: LiveSpec = {
   endsTurn: (record) => isJsonObject(record) && record.type === 'result',
   interruptRequest: { subtype: 'interrupt' },
   setModelRequest: (model) => ({ subtype: 'set_model', model }),
-  setPermissionModeRequest: (mode) => ({ subtype: 'set_permission_mode', mode }),
+  setPermissionModeRequests: (mode, opts) => [{ subtype: 'set_permission_mode', mode: pickPermissionMode('claude', permissionModes, mode, opts) }],
   permission: {
     request: (body) => (isJsonObject(body) && body.subtype === 'can_use_tool' ? claudePermission.request(body) : undefined),
     answer: claudePermission.answer,

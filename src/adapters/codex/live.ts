@@ -12,6 +12,7 @@ import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionC
 import { jsonRpc } from '../../core/channel.js';
 import { isJsonObject, stringOf, type JsonObject } from '../../core/json.js';
 import type { PermissionRequest } from '../../core/permission.js';
+import { pickPermissionMode, type PermissionModeMapping, type PermissionModeName } from '../../core/permission-mode.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { configEnv, configFlag, sharedConfigArgs } from './argv.js';
@@ -25,6 +26,22 @@ function sandboxMode(opts: ResolvedOpts): string {
   if (opts.codexDangerouslyBypassApprovalsAndSandbox || opts.permissionPolicy?.mode === 'bypass') return 'danger-full-access';
   if (opts.permissionPolicy?.mode === 'plan') return 'read-only';
   return opts.codexSandbox ?? 'workspace-write';
+}
+
+/** A sandbox mode (`codex exec --sandbox`) as the sandbox policy `turn/start` takes. */
+const sandboxPolicyOf = (mode: string) =>
+  ({ type: mode === 'read-only' ? 'readOnly' : mode === 'danger-full-access' ? 'dangerFullAccess' : 'workspaceWrite' });
+
+/**
+ * setPermissionMode() on codex: the sandbox of the next turns (`turn/start` sandboxPolicy, which the
+ * thread keeps). The approval policy stays as open() set it, so with canUseTool every command and file
+ * change is still asked about; bypassPermissions (no sandbox, approval "never") is refused then.
+ */
+function permissionModes(opts: ResolvedOpts): PermissionModeMapping<{ type: string }> {
+  return {
+    modes: { plan: sandboxPolicyOf('read-only'), default: sandboxPolicyOf(opts.codexSandbox ?? 'workspace-write'), bypassPermissions: sandboxPolicyOf('danger-full-access') },
+    unasked: ['bypassPermissions'],
+  };
 }
 
 const textInput = (prompt: string) => [{ type: 'text', text: prompt, text_elements: [] }];
@@ -72,6 +89,8 @@ class CodexThread implements LiveConnection {
   /** The running turn's `turn/start`, until it is answered (an interrupt waits for its id). */
   private starting: Promise<unknown> | undefined;
   private nextModel: string | undefined;
+  private nextSandbox: { type: string } | undefined;
+  private opts: ResolvedOpts = {};
   /** Items of the running turn, by id, as they started (a file change's approval names only its id). */
   private readonly startedItems = new Map<string, JsonObject>();
   readonly permission: PermissionCodec = permissionCodec(this.startedItems);
@@ -79,6 +98,7 @@ class CodexThread implements LiveConnection {
   constructor(private readonly rpc: LiveRpc) {}
 
   async open({ opts, session, cwd }: LiveConnectContext): Promise<void> {
+    this.opts = opts;
     await this.rpc.request({ method: 'initialize', params: { clientInfo: { name: 'coderline', title: null, version: '0' }, capabilities: { experimentalApi: false } } }, 'initialize');
     this.rpc.notify({ method: 'initialized' });
     const settings = { cwd, sandbox: sandboxMode(opts), approvalPolicy: opts.canUseTool ? 'untrusted' : 'never' };
@@ -92,13 +112,20 @@ class CodexThread implements LiveConnection {
   }
 
   async startTurn(prompt: string, _opts: ResolvedOpts, attachments: Attachments | undefined): Promise<void> {
-    const params = { threadId: this.sessionId, input: turnInput(prompt, attachments), ...(this.nextModel ? { model: this.nextModel } : {}) };
+    const params = {
+      threadId: this.sessionId,
+      input: turnInput(prompt, attachments),
+      ...(this.nextModel ? { model: this.nextModel } : {}),
+      ...(this.nextSandbox ? { sandboxPolicy: this.nextSandbox } : {}),
+    };
     this.turnId = undefined;
     this.startedItems.clear();
     this.starting = this.rpc.request({ method: 'turn/start', params }, 'turn/start');
     const result = await this.starting;
-    // The model set for a turn stays for the next ones (the thread keeps it).
-    this.nextModel = undefined;
+    // What this turn carried stays for the next ones (the thread keeps it); a change made while
+    // turn/start was on its way is for the next turn.
+    if (this.nextModel === params.model) this.nextModel = undefined;
+    if (this.nextSandbox === params.sandboxPolicy) this.nextSandbox = undefined;
     this.turnId ??= isJsonObject(result) && isJsonObject(result.turn) ? stringOf(result.turn.id) : undefined;
   }
 
@@ -115,6 +142,10 @@ class CodexThread implements LiveConnection {
 
   async setModel(model: string): Promise<void> {
     this.nextModel = model;
+  }
+
+  async setPermissionMode(mode: PermissionModeName): Promise<void> {
+    this.nextSandbox = pickPermissionMode('codex', permissionModes(this.opts), mode, this.opts);
   }
 
   observe(message: unknown): void {
@@ -134,6 +165,7 @@ export const codexLive: LiveSpec = {
     interrupt: native('turn/interrupt; the command a turn leaves running (Codex does not stop it) is stopped by the SDK'),
     steer: native('turn/steer: the message joins the running turn after the running tool, one turn/completed'),
     setModel: native('the next turn/start carries the model (the thread keeps it)'),
+    setPermissionMode: native('the next turn/start carries the sandbox policy (the thread keeps it): plan → readOnly, default → the codexSandbox chosen (workspaceWrite), bypassPermissions → dangerFullAccess, refused with canUseTool; other modes are an InvalidOptionsError'),
   },
   minVersion: codexLiveMinVersion,
   launchOnly: [],

@@ -5,9 +5,11 @@
 // the `session/cancel` notification (the prompt then answers `cancelled`). The agent asks before each
 // shell command and write with `session/request_permission`, answered with the option chosen.
 // Verified on 1.0.102 (cli-notes/copilot.md, "Live mode (probed)"; test/copilot/live.test.ts).
-import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import type { ResolvedOpts } from '../../options.js';
 import type { Attachments } from '../../core/attachments.js';
 import { jsonRpc } from '../../core/channel.js';
+import { pickPermissionMode, type PermissionModeMapping } from '../../core/permission-mode.js';
 import { asJsonObject, stringOf } from '../../core/json.js';
 import { CoderError } from '../../errors.js';
 import { acpAnswerRecord, createCopilotAcpTranslator, isAcpAnswer } from './acp-translate.js';
@@ -52,10 +54,76 @@ function promptBlocks(prompt: string, attachments: Attachments | undefined): unk
   return [{ type: 'text', text: prompt }, ...images];
 }
 
+/** ACP session modes are URLs; Copilot 1.0.102 offers agent, plan and autopilot. */
+const sessionMode = (name: string) => `https://agentclientprotocol.com/protocol/session-modes#${name}`;
+
+/**
+ * setPermissionMode() on Copilot: the ACP session mode (`session/set_mode`) and its `allow_all`
+ * config option (`session/set_config_option`), which runs every tool without asking. Plan mode blocks
+ * shell commands that write and writes outside the session folder (the model is told why), but writes
+ * the session's plan.md unasked: with canUseTool only `default` is taken.
+ */
+const permissionModes: PermissionModeMapping<Array<{ method: string; params: Record<string, string> }>> = {
+  modes: {
+    plan: [{ method: 'session/set_mode', params: { modeId: sessionMode('plan') } }],
+    default: [
+      { method: 'session/set_mode', params: { modeId: sessionMode('agent') } },
+      { method: 'session/set_config_option', params: { configId: 'allow_all', value: 'off' } },
+    ],
+    bypassPermissions: [
+      { method: 'session/set_mode', params: { modeId: sessionMode('agent') } },
+      { method: 'session/set_config_option', params: { configId: 'allow_all', value: 'on' } },
+    ],
+  },
+  unasked: ['bypassPermissions', 'plan'],
+};
+
 function sessionIdOf(answer: unknown): string {
   const id = stringOf(asJsonObject(answer)?.sessionId);
   if (!id) throw new CoderError('protocol', 'copilot answered session/new without a sessionId', { provider: 'copilot' });
   return id;
+}
+
+/** One ACP session: the handshake opens it, and every later message names its id. */
+class AcpSession implements LiveConnection {
+  sessionId: string | undefined;
+
+  constructor(private readonly rpc: LiveRpc) {}
+
+  async open({ cwd, session }: LiveConnectContext): Promise<void> {
+    const initialized = asJsonObject(
+      await this.rpc.request(
+        {
+          method: 'initialize',
+          params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: { name: 'coderline', version: '0' } },
+        },
+        'initialize',
+      ),
+    );
+    if (initialized?.protocolVersion !== PROTOCOL_VERSION) {
+      throw new CoderError('protocol', `copilot speaks ACP version ${JSON.stringify(initialized?.protocolVersion)}, this SDK version ${PROTOCOL_VERSION}`, { provider: 'copilot' });
+    }
+    if (session.kind === 'resume') {
+      await this.rpc.request({ method: 'session/load', params: { sessionId: session.sessionId, cwd, mcpServers: [] } }, 'session/load');
+      this.sessionId = session.sessionId;
+    } else {
+      this.sessionId = sessionIdOf(await this.rpc.request({ method: 'session/new', params: { cwd, mcpServers: [] } }, 'session/new'));
+    }
+  }
+
+  /** The prompt's answer (its stop reason) comes when the turn ends: answerRecord makes it the turn's last record. */
+  startTurn(prompt: string, _opts: ResolvedOpts, attachments: Attachments | undefined): Promise<unknown> {
+    return this.rpc.request({ method: 'session/prompt', params: { sessionId: this.sessionId, prompt: promptBlocks(prompt, attachments) } }, 'the prompt', { untimed: true });
+  }
+
+  /** A notification without an answer: the prompt then answers `cancelled`, which ends the turn. */
+  async interrupt(): Promise<void> {
+    this.rpc.notify({ method: 'session/cancel', params: { sessionId: this.sessionId } });
+  }
+
+  async setModel(model: string): Promise<void> {
+    await this.rpc.request({ method: 'session/set_model', params: { sessionId: this.sessionId, modelId: model } }, 'the model change');
+  }
 }
 
 export const copilotLive: LiveSpec = {
@@ -63,6 +131,7 @@ export const copilotLive: LiveSpec = {
     open: native('copilot --acp (Agent Client Protocol v1): initialize, session/new or session/load, then a session/prompt request per turn; its answer ends the turn'),
     interrupt: native('session/cancel notification: the prompt answers cancelled, a running shell command is killed, the process stays'),
     setModel: native('session/set_model (not advertised by 1.0.102, but answered; the next model request uses the new id)'),
+    setPermissionMode: native('session/set_mode and the allow_all config option, after the running turn: plan → #plan, default → #agent with allow_all off, bypassPermissions → allow_all on; plan and bypassPermissions are refused with canUseTool (plan mode writes the session plan.md unasked); other modes are an InvalidOptionsError'),
   },
   // 1.0.73 answers session/new with "Authentication required" under BYOK (its only auth method in
   // `initialize` is `copilot login`); the sweep's live canaries pass from 1.0.79 on (docs/compat.md).
@@ -79,31 +148,17 @@ export const copilotLive: LiveSpec = {
     const { args, env } = await copilotOptions(ctx);
     return { args: ['--acp', ...args], env };
   },
-  async handshake(ask, { cwd, session }) {
-    const initialized = asJsonObject(
-      await ask(
-        {
-          method: 'initialize',
-          params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: { name: 'coderline', version: '0' } },
-        },
-        'initialize',
-      ),
-    );
-    if (initialized?.protocolVersion !== PROTOCOL_VERSION) {
-      throw new CoderError('protocol', `copilot speaks ACP version ${JSON.stringify(initialized?.protocolVersion)}, this SDK version ${PROTOCOL_VERSION}`, { provider: 'copilot' });
-    }
-    if (session.kind === 'resume') {
-      await ask({ method: 'session/load', params: { sessionId: session.sessionId, cwd, mcpServers: [] } }, 'session/load');
-      return session.sessionId;
-    }
-    return sessionIdOf(await ask({ method: 'session/new', params: { cwd, mcpServers: [] } }, 'session/new'));
-  },
   createSessionTranslator: createCopilotAcpTranslator,
-  userMessage: (prompt, _steerId, sessionId, attachments) => ({ method: 'session/prompt', params: { sessionId, prompt: promptBlocks(prompt, attachments) } }),
-  userMessageIsRequest: true,
   answerRecord: acpAnswerRecord,
   endsTurn: isAcpAnswer,
-  interruptNotice: (sessionId) => ({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }),
-  setModelRequest: (model, _opts, sessionId) => ({ method: 'session/set_model', params: { sessionId, modelId: model } }),
+  async connect(rpc, ctx) {
+    const session = new AcpSession(rpc);
+    await session.open(ctx);
+    return session;
+  },
+  setPermissionModeRequests: (mode, opts, sessionId) =>
+    pickPermissionMode('copilot', permissionModes, mode, opts).map(({ method, params }) => ({ method, params: { sessionId, ...params } })),
+  // Copilot switches at once, also inside a running turn.
+  permissionModeBetweenTurns: true,
   permission,
 };
