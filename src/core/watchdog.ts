@@ -7,7 +7,8 @@
 // costs it a few short pipe writes. The shell is started once, right after the first spawn it is
 // to watch: the host idles while the CLI starts, and two forks in a row cost one round of
 // copy-on-write faults in the host where a fork a tick later costs a second one, in the middle of
-// the first output (docs/performance.md).
+// the first output (docs/performance.md). A temp dir made before that spawn (a run writes its files
+// first) waits for it rather than fork on the run's way to the spawn; at most DIR_ALONE_MS.
 // POSIX sh, ps/awk where there is no /proc; not on Windows.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Writable } from 'node:stream';
@@ -115,13 +116,16 @@ type Watchdog = ChildProcessByStdio<Writable, null, null>;
 const groups = new Set<number>();
 const dirs = new Set<string>();
 let watchdog: Watchdog | undefined;
-let starting = false;
+/** A dir registered with no spawn yet: the spawn that follows starts the watchdog, else this timer. */
+let startLater: NodeJS.Timeout | undefined;
+const DIR_ALONE_MS = 1_000;
 /** No shell to start (or it failed): the exit hooks alone remain. */
 let unavailable = process.platform === 'win32';
 
 function start(): void {
-  starting = false;
-  if (unavailable || watchdog) return;
+  clearTimeout(startLater);
+  startLater = undefined;
+  if (unavailable || watchdog || (groups.size === 0 && dirs.size === 0)) return;
   let child: Watchdog;
   try {
     // Its own session: a terminal's Ctrl-C or a signal to the host's group does not reach it.
@@ -150,33 +154,25 @@ function start(): void {
   child.stdin.write([...[...groups].map((pgid) => `+g ${pgid}\n`), ...[...dirs].map((dir) => `+d ${dir}\n`)].join(''));
 }
 
-function tell(line: string): void {
-  if (unavailable) return;
-  if (watchdog) watchdog.stdin.write(`${line}\n`);
-  else if (!starting) {
-    starting = true;
-    setImmediate(start).unref();
-  }
-}
-
 /** Has the watchdog stop this group (and the tree below its leader) if the host vanishes. */
 export function watchGroup(pgid: number): void {
   groups.add(pgid);
-  if (watchdog || unavailable) tell(`+g ${pgid}`);
+  if (watchdog) watchdog.stdin.write(`+g ${pgid}\n`);
   else start();
 }
 
 export function unwatchGroup(pgid: number): void {
-  if (groups.delete(pgid)) tell(`-g ${pgid}`);
+  if (groups.delete(pgid)) watchdog?.stdin.write(`-g ${pgid}\n`);
 }
 
 /** Has the watchdog remove this directory if the host vanishes (a path with a line break is not passed). */
 export function watchDir(path: string): void {
   if (/[\n\r]/.test(path)) return;
   dirs.add(path);
-  tell(`+d ${path}`);
+  if (watchdog) watchdog.stdin.write(`+d ${path}\n`);
+  else if (!unavailable) startLater ??= setTimeout(start, DIR_ALONE_MS).unref();
 }
 
 export function unwatchDir(path: string): void {
-  if (dirs.delete(path)) tell(`-d ${path}`);
+  if (dirs.delete(path)) watchdog?.stdin.write(`-d ${path}\n`);
 }

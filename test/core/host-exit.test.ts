@@ -97,6 +97,24 @@ describe('the watchdog, when the host is SIGKILLed while a tree that left the gr
   });
 });
 
+describe('the watchdog, when only a temp dir is live (made before any CLI spawn, or with none to come)', () => {
+  it('still starts, and removes the dir when the host is SIGKILLed', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'coderline-test-watchdog-dir-'));
+    cleanupAfterTest(() => rmSync(work, { recursive: true, force: true }));
+    const watched = join(work, 'watched');
+    mkdirSync(watched);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'support', 'host-with-dir.ts'), watched], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+    cleanupAfterTest(() => child.kill('SIGKILL'));
+    await once(createInterface({ input: child.stdout! }), 'line');
+    // No spawn comes to start it, so the watchdog starts on its own a moment later.
+    await waitFor(() => processTable().some((row) => row.ppid === child.pid && row.args.includes('CODERLINE_WATCHDOG')), 30_000);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    await waitFor(() => !existsSync(watched), 30_000);
+  });
+});
+
 describe('Symbol.asyncDispose', () => {
   it('`await using` a coder closes it: its state dir is gone when the block ends', async () => {
     const dirs: string[] = [];
