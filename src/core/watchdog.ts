@@ -154,25 +154,29 @@ function start(): void {
   child.stdin.write([...[...groups].map((pgid) => `+g ${pgid}\n`), ...[...dirs].map((dir) => `+d ${dir}\n`)].join(''));
 }
 
+/** Tells a running watchdog one change; one that starts later is sent everything live then. */
+function send(line: string): boolean {
+  watchdog?.stdin.write(`${line}\n`);
+  return watchdog !== undefined;
+}
+
 /** Has the watchdog stop this group (and the tree below its leader) if the host vanishes. */
 export function watchGroup(pgid: number): void {
   groups.add(pgid);
-  if (watchdog) watchdog.stdin.write(`+g ${pgid}\n`);
-  else start();
+  if (!send(`+g ${pgid}`)) start();
 }
 
 export function unwatchGroup(pgid: number): void {
-  if (groups.delete(pgid)) watchdog?.stdin.write(`-g ${pgid}\n`);
+  if (groups.delete(pgid)) send(`-g ${pgid}`);
 }
 
 /** Has the watchdog remove this directory if the host vanishes (a path with a line break is not passed). */
 export function watchDir(path: string): void {
   if (/[\n\r]/.test(path)) return;
   dirs.add(path);
-  if (watchdog) watchdog.stdin.write(`+d ${path}\n`);
-  else if (!unavailable) startLater ??= setTimeout(start, DIR_ALONE_MS).unref();
+  if (!send(`+d ${path}`) && !unavailable) startLater ??= setTimeout(start, DIR_ALONE_MS).unref();
 }
 
 export function unwatchDir(path: string): void {
-  if (dirs.delete(path)) watchdog?.stdin.write(`-d ${path}\n`);
+  if (dirs.delete(path)) send(`-d ${path}`);
 }

@@ -51,6 +51,9 @@ describe('a host that never closes its coder', () => {
   });
 });
 
+/** The watchdog the host forked (its child running the watchdog's script). */
+const forkedWatchdog = (hostPid: number) => processTable().find((row) => row.ppid === hostPid && row.args.includes('CODERLINE_WATCHDOG'));
+
 describe('the watchdog, when the host is SIGKILLed while a tree that left the group keeps forking', () => {
   const forkingHost = join(import.meta.dirname, '..', 'support', 'host-with-forker.ts');
 
@@ -83,7 +86,7 @@ describe('the watchdog, when the host is SIGKILLed while a tree that left the gr
     const { leader } = JSON.parse(line) as { leader: number };
     cleanupAfterTest(() => void sendToGroup(leader, 'SIGKILL'));
     await waitFor(() => pidsWithMarker(marker).length >= 20, 30_000);
-    const watchdog = processTable().find((row) => row.ppid === child.pid && row.args.includes('CODERLINE_WATCHDOG'));
+    const watchdog = forkedWatchdog(child.pid!);
     expect(watchdog).toBeDefined();
 
     child.kill('SIGKILL');
@@ -108,7 +111,7 @@ describe('the watchdog, when only a temp dir is live (made before any CLI spawn,
     cleanupAfterTest(() => child.kill('SIGKILL'));
     await once(createInterface({ input: child.stdout! }), 'line');
     // No spawn comes to start it, so the watchdog starts on its own a moment later.
-    await waitFor(() => processTable().some((row) => row.ppid === child.pid && row.args.includes('CODERLINE_WATCHDOG')), 30_000);
+    await waitFor(() => forkedWatchdog(child.pid!) !== undefined, 30_000);
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     await waitFor(() => !existsSync(watched), 30_000);

@@ -72,9 +72,10 @@ export function pidsWithMarker(marker: Marker): number[] {
  */
 export function pidsWorkingIn(dir: string): number[] {
   const pids: number[] = [];
+  const wanted = realpathSync(dir);
   for (const entry of readdirSync('/proc')) {
     try {
-      if (/^\d+$/.test(entry) && Number(entry) !== process.pid && realpathSync(`/proc/${entry}/cwd`) === realpathSync(dir)) pids.push(Number(entry));
+      if (/^\d+$/.test(entry) && Number(entry) !== process.pid && realpathSync(`/proc/${entry}/cwd`) === wanted) pids.push(Number(entry));
     } catch {
       // the process ended while we looked
     }
