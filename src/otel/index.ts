@@ -6,7 +6,8 @@ import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, typ
 import type { CoderStreamEvent } from '../events.js';
 import type { RunResult } from '../result.js';
 import { observeRuns, type RunObservation, type RunObserver, type RunStart } from '../core/run-hooks.js';
-import { isCoderError } from '../errors.js';
+// From the main entry: the package's code stays one chunk shared by every entry (tsup.config.ts).
+import { isCoderError } from '../index.js';
 
 const TRACER_NAME = 'coderline';
 let provider: TracerProvider | undefined;

@@ -3,7 +3,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidOptionsError } from '../errors.js';
+// From the main entry: the package's code stays one chunk shared by every entry (tsup.config.ts).
+import { InvalidOptionsError } from '../index.js';
 import type { ProviderName } from '../events.js';
 import type { SharedStartOpts } from '../options.js';
 import { claudeOptsForFake, startFakeAnthropic } from './anthropic.js';

@@ -75,6 +75,25 @@ describe('the built package', () => {
     expect(loadedBy('coderline/otel')).toEqual(['@opentelemetry/api']);
   });
 
+  // Every entry imports the main one, so what `coderline` loads is one chunk (plus the few modules it
+  // shares with its lazily loaded parts): an entry that reached into the code on its own path would
+  // split it into 20-odd chunks again, each a module to load (tsup.config.ts).
+  it.each(['index.js', 'index.cjs'])('%s loads its code in at most two chunks', (main) => {
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      const code = readFileSync(`${root}dist/${file}`, 'utf8');
+      for (const match of code.matchAll(/^(?:import|export)\b[^;'"]*?["']\.\/([^"']+)["']|\brequire\(\s*["']\.\/([^"']+)["']\s*\)/gm)) {
+        const local = match[1] ?? match[2]!;
+        if (loaded.has(local)) continue;
+        loaded.add(local);
+        visit(local);
+      }
+    };
+    visit(main);
+    expect(loaded.size).toBeGreaterThan(0);
+    expect([...loaded].filter((file) => file.startsWith('chunk-')).length, [...loaded].join(', ')).toBeLessThanOrEqual(2);
+  });
+
   it('loads no file by a path a bundler cannot see', () => {
     const built = readdirSync(`${root}dist`).filter((file) => /\.c?js$/.test(file)).map((file) => readFileSync(`${root}dist/${file}`, 'utf8'));
     expect(built.filter((code) => /createRequire\(/.test(code))).toEqual([]);
