@@ -32,55 +32,62 @@ function isTomlValue(value: unknown): value is TomlValue {
 /** An output schema: a Standard Schema of any library (typed `output`) or a plain JSON Schema object. */
 export type OutputSchema = StandardSchemaV1 | Readonly<Record<string, unknown>>;
 
-/** A plain JSON Schema outputSchema is compiled here, so a schema the SDK cannot check fails before anything runs. */
-const checkOutputSchema = v.rawCheck<OutputSchema>(({ dataset, addIssue }) => {
-  if (!dataset.typed || isStandardSchema(dataset.value) || !isJsonObject(dataset.value)) return;
-  for (const problem of jsonSchemaProblems(dataset.value)) addIssue({ message: `JSON Schema ${problem}` });
-});
-
 /** An optional option with the text docs/api.md shows for it. */
 function optional<const S extends v.GenericSchema>(schema: S, description: string) {
   return v.pipe(v.optional(schema), v.description(description));
 }
 
-function defineSchemas() {
-  // Every schema carries its message, so the texts never depend on valibot's global settings or language.
-  const m = optionIssueMessage;
-  const fn = <T extends (...args: never[]) => unknown>(what: string) => v.custom<T>((value) => typeof value === 'function', `${what} must be a function`);
-  const string = v.string(m);
-  const nonEmpty = v.pipe(v.string(m), v.minLength(1, m));
-  const boolean = v.boolean(m);
-  const positiveInt = v.pipe(v.number(m), v.finite(m), v.integer(m), v.gtValue(0, m));
-  const nonNegativeInt = v.pipe(v.number(m), v.finite(m), v.integer(m), v.minValue(0, m));
-  const positive = v.pipe(v.number(m), v.finite(m), v.gtValue(0, m));
-  const stringList = v.array(string, m);
-  const picklist = <const T extends readonly string[]>(options: T) => v.picklist(options, oneOfMessage(options));
-  const record = <const S extends v.GenericSchema>(value: S) => v.record(string, value, m);
-  const strictObject = <const E extends v.ObjectEntries>(entries: E) => v.strictObject(entries, objectMessage(entries));
+/** Made on first use, then the same value: a run builds only the schemas of the options it is given. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
 
-  const tomlValue = v.custom<TomlValue>(isTomlValue, 'codexConfig values must be strings, finite numbers, booleans, arrays or tables of them');
+/** Each option's schema, built when an options object first names it (docs build them all). */
+function fields<const F extends Record<string, () => v.GenericSchema>>(table: F): F {
+  return Object.fromEntries(Object.entries(table).map(([key, make]) => [key, once(make)])) as F;
+}
 
-  const outputSchema = v.pipe(
-    v.custom<OutputSchema>(
-      (value) => isStandardSchema(value) || isJsonObject(value),
-      'outputSchema must be a Standard Schema (zod, valibot, arktype, …) or a JSON Schema object',
-    ),
-    checkOutputSchema,
-  );
+// Every schema carries its message, so the texts never depend on valibot's global settings or language.
+const m = optionIssueMessage;
+const fn = <T extends (...args: never[]) => unknown>(what: string) => v.custom<T>((value) => typeof value === 'function', `${what} must be a function`);
+const string = once(() => v.string(m));
+const nonEmpty = once(() => v.pipe(v.string(m), v.minLength(1, m)));
+const boolean = once(() => v.boolean(m));
+const positiveInt = once(() => v.pipe(v.number(m), v.finite(m), v.integer(m), v.gtValue(0, m)));
+const nonNegativeInt = once(() => v.pipe(v.number(m), v.finite(m), v.integer(m), v.minValue(0, m)));
+const positive = once(() => v.pipe(v.number(m), v.finite(m), v.gtValue(0, m)));
+const stringList = once(() => v.array(string(), m));
+const picklist = <const T extends readonly string[]>(options: T) => v.picklist(options, oneOfMessage(options));
+const record = <const S extends v.GenericSchema>(value: S) => v.record(string(), value, m);
+const strictObject = <const E extends v.ObjectEntries>(entries: E) => v.strictObject(entries, objectMessage(entries));
 
-  const permissionPolicy = strictObject({
-    mode: optional(picklist(['default', 'plan', 'bypass']), 'plan: read-only; bypass: no permission checks at all'),
-    allow: optional(stringList, 'Tools the agent may use without asking'),
-    deny: optional(stringList, 'Tools the agent must not use'),
-  });
+const outputSchema = () => v.pipe(
+  v.custom<OutputSchema>(
+    (value) => isStandardSchema(value) || isJsonObject(value),
+    'outputSchema must be a Standard Schema (zod, valibot, arktype, …) or a JSON Schema object',
+  ),
+  // A plain JSON Schema is compiled here, so a schema the SDK cannot check fails before anything runs.
+  v.rawCheck<OutputSchema>(({ dataset, addIssue }) => {
+    if (!dataset.typed || isStandardSchema(dataset.value) || !isJsonObject(dataset.value)) return;
+    for (const problem of jsonSchemaProblems(dataset.value)) addIssue({ message: `JSON Schema ${problem}` });
+  }),
+);
 
-  /** An external MCP server: a program on stdio, or a streamable HTTP endpoint. */
+const permissionPolicy = () => strictObject({
+  mode: optional(picklist(['default', 'plan', 'bypass']), 'plan: read-only; bypass: no permission checks at all'),
+  allow: optional(stringList(), 'Tools the agent may use without asking'),
+  deny: optional(stringList(), 'Tools the agent must not use'),
+});
+
+/** External MCP servers by name: a program on stdio, or a streamable HTTP endpoint. */
+function mcpServers() {
   const mcpServer = v.union([
-    strictObject({ command: nonEmpty, args: v.optional(stringList), env: v.optional(record(string)) }),
-    strictObject({ url: v.pipe(v.string(m), v.regex(/^https?:\/\//, 'an MCP server url must be http(s)')), headers: v.optional(record(string)) }),
+    strictObject({ command: nonEmpty(), args: v.optional(stringList()), env: v.optional(record(string())) }),
+    strictObject({ url: v.pipe(v.string(m), v.regex(/^https?:\/\//, 'an MCP server url must be http(s)')), headers: v.optional(record(string())) }),
   ], m);
   const serverRecord = record(mcpServer);
-  const mcpServers = v.pipe(
+  return v.pipe(
     serverRecord,
     v.rawCheck<v.InferOutput<typeof serverRecord>>(({ dataset, addIssue }) => {
       if (!dataset.typed) return;
@@ -90,115 +97,130 @@ function defineSchemas() {
       }
     }),
   );
+}
 
-  const claudeAgent = strictObject({
-    description: string,
-    prompt: string,
-    tools: v.optional(stringList),
-    model: v.optional(string),
-  });
+const claudeAgent = () => strictObject({
+  description: string(),
+  prompt: string(),
+  tools: v.optional(stringList()),
+  model: v.optional(string()),
+});
 
-  const tool = v.custom<Tool>(isTool, 'tools must be made by tool()');
-  const uniqueNames = v.check((tools: Tool[]) => new Set(tools.map((t) => t.name)).size === tools.length, 'tool names must be unique');
+const tools = () => v.pipe(
+  v.array(v.custom<Tool>(isTool, 'tools must be made by tool()'), m),
+  v.check((tools: Tool[]) => new Set(tools.map((t) => t.name)).size === tools.length, 'tool names must be unique'),
+);
 
-  /** Options the core handles the same way for every CLI; they never need adapter support. */
-  const coreFields = {
-    executablePath: optional(nonEmpty, 'Path of the CLI executable, a relative one from process.cwd() (default: found on PATH)'),
-    extraEnv: optional(record(string), 'Variables added to the CLI environment; empty strings are kept'),
-    unsetEnv: optional(stringList, 'Variables removed from the CLI environment, after extraEnv'),
-    inheritEnv: optional(v.union([picklist(['all', 'minimal']), stringList], m),
-      "What the CLI (and its shell tool) inherits of this process's environment: 'all' (default), 'minimal' (PATH, HOME, locale, temp dirs, proxies, CA certificates and the CLI's own auth and config variables; see README), or exactly the names listed. extraEnv always goes through"),
-    stallTimeoutMs: optional(positiveInt, 'Kill the CLI when it prints nothing for this long (default 300000)'),
-    terminalGraceMs: optional(nonNegativeInt, 'How long the CLI may linger after its final record before it is killed (default 3000)'),
-    maxLineBytes: optional(positiveInt, 'Longest stdout line accepted; longer lines become an error event (default 32 MiB)'),
-    onRawLine: optional(fn<(line: string) => void>('onRawLine'), 'Called with every stdout line, before translation'),
-    onEvent: optional(fn<(event: CoderStreamEvent) => void>('onEvent'), 'Called with every event as it happens'),
-    permissionTimeoutMs: optional(positiveInt, 'How long canUseTool may take before the tool use is denied (default 60000)'),
-  };
+/** Options the core handles the same way for every CLI; they never need adapter support. */
+const coreFields = fields({
+  executablePath: () => optional(nonEmpty(), 'Path of the CLI executable, a relative one from process.cwd() (default: found on PATH)'),
+  extraEnv: () => optional(record(string()), 'Variables added to the CLI environment; empty strings are kept'),
+  unsetEnv: () => optional(stringList(), 'Variables removed from the CLI environment, after extraEnv'),
+  inheritEnv: () => optional(v.union([picklist(['all', 'minimal']), stringList()], m),
+    "What the CLI (and its shell tool) inherits of this process's environment: 'all' (default), 'minimal' (PATH, HOME, locale, temp dirs, proxies, CA certificates and the CLI's own auth and config variables; see README), or exactly the names listed. extraEnv always goes through"),
+  stallTimeoutMs: () => optional(positiveInt(), 'Kill the CLI when it prints nothing for this long (default 300000)'),
+  terminalGraceMs: () => optional(nonNegativeInt(), 'How long the CLI may linger after its final record before it is killed (default 3000)'),
+  maxLineBytes: () => optional(positiveInt(), 'Longest stdout line accepted; longer lines become an error event (default 32 MiB)'),
+  onRawLine: () => optional(fn<(line: string) => void>('onRawLine'), 'Called with every stdout line, before translation'),
+  onEvent: () => optional(fn<(event: CoderStreamEvent) => void>('onEvent'), 'Called with every event as it happens'),
+  permissionTimeoutMs: () => optional(positiveInt(), 'How long canUseTool may take before the tool use is denied (default 60000)'),
+});
 
-  /** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
-  const adapterStartFields = {
-    model: optional(nonEmpty, 'Model id passed to the CLI'),
-    reasoningEffort: optional(picklist(reasoningEfforts), 'How hard the model thinks'),
-    workingDirectory: optional(nonEmpty, 'The agent works here (default: process.cwd())'),
-    addDirs: optional(stringList, 'Extra directories the agent may access'),
-    allowedTools: optional(stringList, 'Tools allowed without asking (same as permissionPolicy.allow)'),
-    permissionPolicy: optional(permissionPolicy, 'Permissions in one place: a mode, plus tools to allow or deny'),
-    sessionId: optional(nonEmpty, 'Id for a new session, chosen by the caller'),
-    systemPrompt: optional(string, 'Replaces the CLI system prompt'),
-    appendSystemPrompt: optional(string, 'Appended to the CLI system prompt'),
-    extraArgs: optional(stringList, 'Flags passed to the CLI as given, for what coderline does not model yet; a flag the adapter sets itself is refused by name'),
-    tools: optional(v.pipe(v.array(tool, m), uniqueNames), 'Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
-    mcpServers: optional(mcpServers, 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP), next to the custom-tools bridge. Their tools run without asking (a headless run cannot ask)'),
-    strictMcpConfig: optional(boolean, "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
-    canUseTool: optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
-    // Claude
-    permissionMode: optional(picklist(claudePermissionModes), 'Claude --permission-mode'),
-    settingSources: optional(v.array(picklist(['user', 'project', 'local']), m), 'Claude --setting-sources'),
-    isolation: optional(picklist(['none', 'strict']), 'strict: a private config dir per coder and no user MCP servers'),
-    agents: optional(record(claudeAgent), 'Claude --agents'),
-    maxBudgetUsd: optional(positive, 'Claude --max-budget-usd'),
-    fallbackModel: optional(nonEmpty, 'Claude --fallback-model: used when the model is overloaded'),
-    claudeBare: optional(boolean, 'Claude --bare'),
-    claudeNoSessionPersistence: optional(boolean, 'Claude --no-session-persistence (the session cannot be resumed)'),
-    // Codex
-    codexReasoningEffort: optional(picklist(reasoningEfforts), 'Legacy alias of reasoningEffort for Codex'),
-    codexSandbox: optional(picklist(['read-only', 'workspace-write', 'danger-full-access']), 'Codex --sandbox'),
-    codexNetworkAccess: optional(boolean, 'Codex sandbox_workspace_write.network_access'),
-    codexDisablePlugins: optional(boolean, 'Codex --disable plugins'),
-    codexSearch: optional(picklist(['disabled', 'cached', 'live']), 'Codex web_search mode'),
-    codexEphemeral: optional(boolean, 'Codex --ephemeral'),
-    codexIgnoreUserConfig: optional(boolean, 'Codex --ignore-user-config'),
-    codexIgnoreRules: optional(boolean, 'Codex --ignore-rules'),
-    codexDangerouslyBypassApprovalsAndSandbox: optional(boolean, 'Codex --dangerously-bypass-approvals-and-sandbox'),
-    codexConfig: optional(record(tomlValue), 'Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
-    codexImages: optional(stringList, 'Legacy alias of images for Codex (--image=FILE, one per image)'),
-    // Copilot
-    copilotMode: optional(picklist(['interactive', 'plan', 'autopilot']), 'Copilot --mode'),
-    copilotAgent: optional(string, 'Copilot --agent'),
-    copilotAllowUrls: optional(stringList, 'Copilot --allow-url'),
-    copilotDenyUrls: optional(stringList, 'Copilot --deny-url'),
-    copilotAvailableTools: optional(stringList, 'Copilot --available-tools'),
-    copilotExcludedTools: optional(stringList, 'Copilot --excluded-tools'),
-    copilotAdditionalMcpConfig: optional(v.union([string, record(v.unknown())], m), 'Copilot --additional-mcp-config'),
-    // Pi
-    piProvider: optional(string, 'Pi --provider'),
-    piModels: optional(stringList, 'Pi --models'),
-    piNoSession: optional(boolean, 'Pi --no-session'),
-    piSessionDir: optional(string, 'Pi --session-dir'),
-    piNoContextFiles: optional(boolean, 'Pi --no-context-files'),
-    piNoExtensions: optional(boolean, 'Pi --no-extensions'),
-    piNoSkills: optional(boolean, 'Pi --no-skills'),
-    piNoPromptTemplates: optional(boolean, 'Pi --no-prompt-templates'),
-  };
+/** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
+const adapterStartFields = fields({
+  model: () => optional(nonEmpty(), 'Model id passed to the CLI'),
+  reasoningEffort: () => optional(picklist(reasoningEfforts), 'How hard the model thinks'),
+  workingDirectory: () => optional(nonEmpty(), 'The agent works here (default: process.cwd())'),
+  addDirs: () => optional(stringList(), 'Extra directories the agent may access'),
+  allowedTools: () => optional(stringList(), 'Tools allowed without asking (same as permissionPolicy.allow)'),
+  permissionPolicy: () => optional(permissionPolicy(), 'Permissions in one place: a mode, plus tools to allow or deny'),
+  sessionId: () => optional(nonEmpty(), 'Id for a new session, chosen by the caller'),
+  systemPrompt: () => optional(string(), 'Replaces the CLI system prompt'),
+  appendSystemPrompt: () => optional(string(), 'Appended to the CLI system prompt'),
+  extraArgs: () => optional(stringList(), 'Flags passed to the CLI as given, for what coderline does not model yet; a flag the adapter sets itself is refused by name'),
+  tools: () => optional(tools(), 'Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
+  mcpServers: () => optional(mcpServers(), 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP), next to the custom-tools bridge. Their tools run without asking (a headless run cannot ask)'),
+  strictMcpConfig: () => optional(boolean(), "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
+  canUseTool: () => optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
+  // Claude
+  permissionMode: () => optional(picklist(claudePermissionModes), 'Claude --permission-mode'),
+  settingSources: () => optional(v.array(picklist(['user', 'project', 'local']), m), 'Claude --setting-sources'),
+  isolation: () => optional(picklist(['none', 'strict']), 'strict: a private config dir per coder and no user MCP servers'),
+  agents: () => optional(record(claudeAgent()), 'Claude --agents'),
+  maxBudgetUsd: () => optional(positive(), 'Claude --max-budget-usd'),
+  fallbackModel: () => optional(nonEmpty(), 'Claude --fallback-model: used when the model is overloaded'),
+  claudeBare: () => optional(boolean(), 'Claude --bare'),
+  claudeNoSessionPersistence: () => optional(boolean(), 'Claude --no-session-persistence (the session cannot be resumed)'),
+  // Codex
+  codexReasoningEffort: () => optional(picklist(reasoningEfforts), 'Legacy alias of reasoningEffort for Codex'),
+  codexSandbox: () => optional(picklist(['read-only', 'workspace-write', 'danger-full-access']), 'Codex --sandbox'),
+  codexNetworkAccess: () => optional(boolean(), 'Codex sandbox_workspace_write.network_access'),
+  codexDisablePlugins: () => optional(boolean(), 'Codex --disable plugins'),
+  codexSearch: () => optional(picklist(['disabled', 'cached', 'live']), 'Codex web_search mode'),
+  codexEphemeral: () => optional(boolean(), 'Codex --ephemeral'),
+  codexIgnoreUserConfig: () => optional(boolean(), 'Codex --ignore-user-config'),
+  codexIgnoreRules: () => optional(boolean(), 'Codex --ignore-rules'),
+  codexDangerouslyBypassApprovalsAndSandbox: () => optional(boolean(), 'Codex --dangerously-bypass-approvals-and-sandbox'),
+  codexConfig: () => optional(record(v.custom<TomlValue>(isTomlValue, 'codexConfig values must be strings, finite numbers, booleans, arrays or tables of them')), 'Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
+  codexImages: () => optional(stringList(), 'Legacy alias of images for Codex (--image=FILE, one per image)'),
+  // Copilot
+  copilotMode: () => optional(picklist(['interactive', 'plan', 'autopilot']), 'Copilot --mode'),
+  copilotAgent: () => optional(string(), 'Copilot --agent'),
+  copilotAllowUrls: () => optional(stringList(), 'Copilot --allow-url'),
+  copilotDenyUrls: () => optional(stringList(), 'Copilot --deny-url'),
+  copilotAvailableTools: () => optional(stringList(), 'Copilot --available-tools'),
+  copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
+  copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
+  // Pi
+  piProvider: () => optional(string(), 'Pi --provider'),
+  piModels: () => optional(stringList(), 'Pi --models'),
+  piNoSession: () => optional(boolean(), 'Pi --no-session'),
+  piSessionDir: () => optional(string(), 'Pi --session-dir'),
+  piNoContextFiles: () => optional(boolean(), 'Pi --no-context-files'),
+  piNoExtensions: () => optional(boolean(), 'Pi --no-extensions'),
+  piNoSkills: () => optional(boolean(), 'Pi --no-skills'),
+  piNoPromptTemplates: () => optional(boolean(), 'Pi --no-prompt-templates'),
+});
 
-  /** Per-run options that depend on the CLI. */
-  const adapterRunFields = {
-    outputSchema: optional(outputSchema, 'Structured output: the answer is parsed and validated against it'),
-    strictSchema: optional(boolean, 'Require the CLI to enforce outputSchema natively'),
-    streamPartialMessages: optional(boolean, 'Stream text and reasoning deltas as they arrive'),
-    maxTurns: optional(positiveInt, 'Stop after this many model turns'),
-    images: optional(stringList, 'Image files (PNG, JPEG, GIF, WebP by extension; relative paths from workingDirectory) attached to the prompt: the model sees them. A missing file is an InvalidOptionsError before anything runs; in a live session, pass them to send()'),
-    files: optional(stringList, 'Other files attached to the prompt (relative paths from workingDirectory): a PDF (by extension) as a document, any other file as UTF-8 text. Which CLI takes which kind: adapters.md; a missing file is an InvalidOptionsError before anything runs; in a live session, pass them to send()'),
-  };
+/** Per-run options that depend on the CLI. */
+const adapterRunFields = fields({
+  outputSchema: () => optional(outputSchema(), 'Structured output: the answer is parsed and validated against it'),
+  strictSchema: () => optional(boolean(), 'Require the CLI to enforce outputSchema natively'),
+  streamPartialMessages: () => optional(boolean(), 'Stream text and reasoning deltas as they arrive'),
+  maxTurns: () => optional(positiveInt(), 'Stop after this many model turns'),
+  images: () => optional(stringList(), 'Image files (PNG, JPEG, GIF, WebP by extension; relative paths from workingDirectory) attached to the prompt: the model sees them. A missing file is an InvalidOptionsError before anything runs; in a live session, pass them to send()'),
+  files: () => optional(stringList(), 'Other files attached to the prompt (relative paths from workingDirectory): a PDF (by extension) as a document, any other file as UTF-8 text. Which CLI takes which kind: adapters.md; a missing file is an InvalidOptionsError before anything runs; in a live session, pass them to send()'),
+});
 
-  const coreRunFields = {
-    signal: optional(v.custom<AbortSignal>((value) => value instanceof AbortSignal, 'signal must be an AbortSignal'), 'Aborting it stops the CLI and its whole process group'),
-    stallTimeoutMs: coreFields.stallTimeoutMs,
-    onRawLine: coreFields.onRawLine,
-    onEvent: coreFields.onEvent,
-    collectEvents: optional(boolean, 'Keep every event in RunResult.events'),
-    outputJsonSchema: optional(v.custom<Readonly<Record<string, unknown>>>(isJsonObject, 'outputJsonSchema must be a JSON Schema object'),
-      "The JSON Schema the CLI is given for outputSchema, when its library provides none (zod before 4.2, zod/mini, zod/v3, valibot); it wins over the library's own"),
-  };
+const coreRunFields = fields({
+  signal: () => optional(v.custom<AbortSignal>((value) => value instanceof AbortSignal, 'signal must be an AbortSignal'), 'Aborting it stops the CLI and its whole process group'),
+  stallTimeoutMs: coreFields.stallTimeoutMs,
+  onRawLine: coreFields.onRawLine,
+  onEvent: coreFields.onEvent,
+  collectEvents: () => optional(boolean(), 'Keep every event in RunResult.events'),
+  outputJsonSchema: () => optional(v.custom<Readonly<Record<string, unknown>>>(isJsonObject, 'outputJsonSchema must be a JSON Schema object'),
+    "The JSON Schema the CLI is given for outputSchema, when its library provides none (zod before 4.2, zod/mini, zod/v3, valibot); it wins over the library's own"),
+});
 
-  return {
-    sharedStartOptsSchema: strictObject({ ...coreFields, ...adapterStartFields }),
-    runOptsSchema: strictObject({ ...coreRunFields, ...adapterRunFields }),
-    oneShotOptsSchema: strictObject({ ...coreFields, ...adapterStartFields, ...coreRunFields, ...adapterRunFields }),
-    adapterStartFields,
-    adapterRunFields,
-  };
+const sharedStartFields = { ...coreFields, ...adapterStartFields };
+const runFields = { ...coreRunFields, ...adapterRunFields };
+
+/** Each layer of options, key by key: what parseOptions() checks an options object against. */
+export const optionFields = {
+  sharedStart: sharedStartFields,
+  run: runFields,
+  oneShot: { ...sharedStartFields, ...runFields },
+};
+
+export type OptionFieldTable = Readonly<Record<string, () => v.GenericSchema>>;
+type Entries<F extends OptionFieldTable> = { -readonly [K in keyof F]: ReturnType<F[K]> };
+/** The object schema of a table of options (the type and the docs of that layer). */
+export type OptionsSchema<F extends OptionFieldTable> = v.StrictObjectSchema<Entries<F>, (issue: v.BaseIssue<unknown>) => string>;
+/** What an options object of that layer holds once checked. */
+export type OptionsOf<F extends OptionFieldTable> = v.InferOutput<OptionsSchema<F>>;
+
+function schemaOf<F extends OptionFieldTable>(table: F): OptionsSchema<F> {
+  return strictObject(Object.fromEntries(Object.entries(table).map(([key, make]) => [key, make()])) as Entries<F>);
 }
 
 /**
@@ -222,12 +244,20 @@ export function describedOptions(schema: { readonly entries: v.ObjectEntries }):
   });
 }
 
-type Schemas = ReturnType<typeof defineSchemas>;
+interface Schemas {
+  sharedStartOptsSchema: OptionsSchema<typeof optionFields.sharedStart>;
+  runOptsSchema: OptionsSchema<typeof optionFields.run>;
+  oneShotOptsSchema: OptionsSchema<typeof optionFields.oneShot>;
+}
 let schemas: Schemas | undefined;
 
 /** The valibot schemas of the options (built on first use). `v.getDescription(schema.entries[key])` documents each key. */
-export function optionSchemas(): Pick<Schemas, 'sharedStartOptsSchema' | 'runOptsSchema' | 'oneShotOptsSchema'> {
-  return (schemas ??= defineSchemas());
+export function optionSchemas(): Schemas {
+  return (schemas ??= {
+    sharedStartOptsSchema: schemaOf(optionFields.sharedStart),
+    runOptsSchema: schemaOf(optionFields.run),
+    oneShotOptsSchema: schemaOf(optionFields.oneShot),
+  });
 }
 
 export type SharedStartOpts = v.InferInput<Schemas['sharedStartOptsSchema']>;
@@ -242,25 +272,24 @@ export type ResolvedOpts = OneShotOpts;
  */
 let features: readonly string[] | undefined;
 export function featureNames(): readonly string[] {
-  schemas ??= defineSchemas();
   features ??= [
-    ...Object.keys(schemas.adapterStartFields).filter((key) => key !== 'permissionPolicy'),
+    ...Object.keys(adapterStartFields).filter((key) => key !== 'permissionPolicy'),
     'permissionPolicy.mode=plan',
     'permissionPolicy.mode=bypass',
     'permissionPolicy.allow',
     'permissionPolicy.deny',
-    ...Object.keys(schemas.adapterRunFields),
+    ...Object.keys(adapterRunFields),
   ];
   return features;
 }
 
 export type FeatureName =
-  | Exclude<keyof Schemas['adapterStartFields'], 'permissionPolicy'>
+  | Exclude<keyof typeof adapterStartFields, 'permissionPolicy'>
   | 'permissionPolicy.mode=plan'
   | 'permissionPolicy.mode=bypass'
   | 'permissionPolicy.allow'
   | 'permissionPolicy.deny'
-  | keyof Schemas['adapterRunFields'];
+  | keyof typeof adapterRunFields;
 
 /** The features a set of options asks for (options left undefined or false ask for nothing). */
 export function requestedFeatures(opts: ResolvedOpts): FeatureName[] {

@@ -2,7 +2,8 @@
 // answer (or JSON) on stdout, the outcome in the exit code; Ctrl-C aborts the agent cleanly.
 import { writeFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { createCoder, optionSchemas, type CoderStreamEvent, type ProviderName, type RunResult, type Session } from '../index.js';
+import { createCoder, type CoderStreamEvent, type ProviderName, type RunResult, type Session } from '../index.js';
+import { optionFields } from '../options.js';
 import { exitCodeForResult } from './exit-codes.js';
 import { ProgressReporter, summaryLine } from './progress.js';
 import { formatRecording, RECORDING_FORMAT, shareableOptions } from './recording.js';
@@ -84,7 +85,7 @@ export async function runCommand(plan: RunPlan): Promise<number> {
     if (plan.output === 'jsonl') process.stdout.write(`${JSON.stringify(event)}\n`);
   };
 
-  const runKeys = new Set(Object.keys(optionSchemas().runOptsSchema.entries));
+  const runKeys = new Set(Object.keys(optionFields.run));
   const startOptions = Object.fromEntries(Object.entries(options).filter(([key]) => !runKeys.has(key)));
   const runOptions = {
     ...Object.fromEntries(Object.entries(options).filter(([key]) => runKeys.has(key))),

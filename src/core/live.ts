@@ -2,11 +2,10 @@
 // each has its own translator, events and RunResult, like a one-shot run. A turn can be interrupted
 // (the session goes on), a message pushed into it (steer); the model and permission mode can change
 // between turns. The CLI dying fails the running turn with a typed error and closes the session.
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { CliVersionError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
-import { optionSchemas, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../options.js';
+import { optionFields, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, LiveConnection, LiveFeature, LiveSpec, SessionTarget, Translator } from './adapter.js';
 import { DuplexChannel, describeEnd, type ChannelEnd } from './channel.js';
@@ -117,7 +116,7 @@ export class LiveSession<P extends string = string> {
 
   /** Starts the CLI in its live mode. Everything is checked before it spawns. */
   static async open<P extends string>(adapter: AdapterSpec<P>, host: LiveHost, options: OneShotOpts | undefined, target: SessionTarget): Promise<LiveSession<P>> {
-    const opts = parseOptions(optionSchemas().oneShotOptsSchema, options, `${adapter.name} live session options`);
+    const opts = parseOptions(optionFields.oneShot, options, `${adapter.name} live session options`);
     refuseSessionAttachments(adapter, opts);
     checkSupport(adapter, opts, target);
     const spec = liveSpecOf(adapter);
@@ -223,7 +222,8 @@ export class LiveSession<P extends string = string> {
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
     if (!this.turn) throw new InvalidOptionsError(['steer() needs a running turn; use send() to start one']);
     if (this.connection?.steer) return this.failOnRefusal(this.connection.steer(prompt), this.turn, false);
-    const id = randomUUID();
+    // The global Web Crypto: node:crypto would load with the package (core/sha256.ts says what that costs).
+    const id = crypto.randomUUID();
     this.sendUserMessage(this.spec.userMessage!(prompt, id, this.sessionId), this.turn);
     // Only a CLI that says when a pushed message runs can keep a turn open for it.
     if (this.spec.steerStarted) this.turn.waitingSteers.add(id);
@@ -316,7 +316,7 @@ export class LiveSession<P extends string = string> {
 
   private prepare(prompt: string, options: RunOpts | undefined): ResolvedOpts {
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
-    const runOpts = parseOptions(optionSchemas().runOptsSchema, options, `${this.adapter.name} send options`);
+    const runOpts = parseOptions(optionFields.run, options, `${this.adapter.name} send options`);
     checkLiveSupport(this.adapter, this.spec, runOpts);
     const fixed = requestedFeatures(runOpts).filter((feature) => this.spec.launchOnly.includes(feature));
     if (fixed.length > 0) {

@@ -22,6 +22,11 @@ export function oneOfMessage(options: readonly string[]): string {
   return quoted.length === 1 ? `Invalid input: expected ${quoted[0]}` : `Invalid option: expected one of ${quoted.join('|')}`;
 }
 
+/** The message of options that are not an object at all. */
+export function notAnObjectMessage(value: unknown): string {
+  return `Invalid input: expected object, received ${kindOf(value)}`;
+}
+
 /** The message of one issue of the options schema. */
 export function optionIssueMessage(issue: BaseIssue<unknown>): string {
   const requirement = String(issue.requirement);

@@ -63,13 +63,14 @@ function killAllLiveGroups(): void {
 
 /** Remembers a group so it is killed if the host exits first. */
 export function trackGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  // First: the watchdog's fork is to follow the CLI's as closely as it can (watchdog.ts).
+  watchGroup(pgid);
   if (!exitHookInstalled) {
     // signal-exit runs this synchronously before the host dies, and re-raises the signal afterwards.
     onExit(killAllLiveGroups, { alwaysLast: true });
     exitHookInstalled = true;
   }
-  liveGroups.add(pgid);
-  watchGroup(pgid);
 }
 
 export function untrackGroup(pgid: number): void {

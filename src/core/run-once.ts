@@ -1,6 +1,6 @@
 // One prompt on a coder of its own, closed after: run() and pool.run() (a new session in a private
 // state dir), and a queue worker's job (which may resume or fork a session kept in a shared dir).
-import { optionSchemas, type OneShotOpts, type RunOpts, type SharedStartOpts } from '../options.js';
+import { optionFields, type OneShotOpts, type RunOpts, type SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { Coder, type Limiter, type OutputOf, type Session } from './session.js';
@@ -29,9 +29,8 @@ async function sessionOf<P extends string>(coder: Coder<P>, target: RunTarget): 
 }
 
 export async function runOnce<P extends string, O extends OneShotOpts>(adapter: AdapterSpec<P>, prompt: string, options: O | undefined, placement: RunPlacement = {}): Promise<RunResult<OutputOf<O>, P>> {
-  const { oneShotOptsSchema, runOptsSchema } = optionSchemas();
-  const all = parseOptions(oneShotOptsSchema, options, `${adapter.name} run options`);
-  const runKeys = new Set(Object.keys(runOptsSchema.entries));
+  const all = parseOptions(optionFields.oneShot, options, `${adapter.name} run options`);
+  const runKeys = new Set(Object.keys(optionFields.run));
   const startPart: Record<string, unknown> = {};
   const runPart: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(all)) (runKeys.has(key) ? runPart : startPart)[key] = value;

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
-import { optionSchemas, type OneShotOpts, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../options.js';
+import { optionFields, type OneShotOpts, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, SessionInfo, SessionTarget, StoreContext } from './adapter.js';
 import { listStoredSessions, readStoredSession } from './session-store.js';
@@ -46,7 +46,7 @@ export class Coder<P extends string = string> {
   ) {
     assertSupportedPlatform();
     this.adapter = adapter;
-    this.options = parseOptions(optionSchemas().sharedStartOptsSchema, options, `${adapter.name} coder options`);
+    this.options = parseOptions(optionFields.sharedStart, options, `${adapter.name} coder options`);
     this.cwd = resolve(this.options.workingDirectory ?? process.cwd());
     checkSupport(adapter, this.options, { kind: 'new' });
   }
@@ -129,7 +129,7 @@ export class Coder<P extends string = string> {
   }
 
   private sessionOptions(options: SharedStartOpts | undefined): ResolvedOpts {
-    const parsed = parseOptions(optionSchemas().sharedStartOptsSchema, options, `${this.adapter.name} session options`);
+    const parsed = parseOptions(optionFields.sharedStart, options, `${this.adapter.name} session options`);
     return { ...this.options, ...parsed };
   }
 }
@@ -190,14 +190,14 @@ export class Session<P extends string = string> {
     }
     await this.queue;
     if (!this.sessionIdValue) throw new CoderError('invalid_options', 'fork() needs a session id: run a turn first', { provider: adapter.name });
-    const forkOptions = { ...this.options, ...parseOptions(optionSchemas().sharedStartOptsSchema, options, `${adapter.name} fork options`) };
+    const forkOptions = { ...this.options, ...parseOptions(optionFields.sharedStart, options, `${adapter.name} fork options`) };
     const parentMemory = this.coder.memoryFor(this.sessionIdValue, this.newSessionMemory);
     return new Session(this.coder, forkOptions, { kind: 'fork', sessionId: this.sessionIdValue }, parentMemory);
   }
 
   private prepare(prompt: string, options: RunOpts | undefined): ResolvedOpts {
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
-    const runOpts = parseOptions(optionSchemas().runOptsSchema, options, `${this.coder.adapter.name} run options`);
+    const runOpts = parseOptions(optionFields.run, options, `${this.coder.adapter.name} run options`);
     const opts: ResolvedOpts = { ...this.options, ...runOpts };
     checkSupport(this.coder.adapter, opts, this.target);
     return opts;

@@ -1,7 +1,8 @@
 // Options are checked at the edge, before anything spawns: shape (valibot), then what this CLI supports.
 import * as v from 'valibot';
 import { FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
-import { requestedFeatures, type ResolvedOpts } from '../options.js';
+import { requestedFeatures, type OptionFieldTable, type OptionsOf, type ResolvedOpts } from '../options.js';
+import { notAnObjectMessage } from './option-messages.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { compareVersions } from './version.js';
 
@@ -31,22 +32,38 @@ function pathOf(issue: v.BaseIssue<unknown>): string[] {
   return (issue.path ?? []).map((item) => String(item.key));
 }
 
-/** Parses one layer of options; unknown keys are named, with the closest known key when there is one. */
-export function parseOptions<S extends v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>>(schema: S, value: unknown, where: string): v.InferOutput<S> {
+const PARSE_CONFIG = { abortEarly: false, abortPipeEarly: true } as const;
+
+/**
+ * Parses one layer of options key by key, each against its option's schema (built when first named),
+ * as the layer's strict object schema would: the options' issues in the table's order, then every key
+ * it does not know, each with the closest known key when there is one.
+ */
+export function parseOptions<F extends OptionFieldTable>(table: F, value: unknown, where: string): OptionsOf<F> {
   const options = value ?? {};
   // valibot takes an array for an object; options never come as one.
-  if (Array.isArray(options)) throw new InvalidOptionsError(['(options): Invalid input: expected object, received array']);
-  const parsed = v.safeParse(schema, options, { abortEarly: false, abortPipeEarly: true });
-  if (parsed.success) return parsed.output;
-  const known = Object.keys(schema.entries);
-  const issues = parsed.issues.flatMap((issue) => {
-    const path = pathOf(issue);
-    if (issue.type !== 'strict_object' || issue.expected !== 'never') return [`${path.join('.') || '(options)'}: ${issue.message}`];
-    if (path.length > 1) return [`unknown option "${path.join('.')}" in ${where}`];
-    // valibot names only the first key an object does not know: name them all, each with its "did you mean".
-    return Object.keys(options).filter((key) => !known.includes(key)).map((key) => `unknown option "${key}" in ${where}${suggestion(key, known)}`);
-  });
-  throw new InvalidOptionsError(issues);
+  if (typeof options !== 'object' || Array.isArray(options)) throw new InvalidOptionsError([`(options): ${notAnObjectMessage(options)}`]);
+  const given = options as Record<string, unknown>;
+  const parsed: Record<string, unknown> = {};
+  const issues: string[] = [];
+  for (const key in table) {
+    if (!(key in given)) continue;
+    const result = v.safeParse(table[key]!(), given[key], PARSE_CONFIG);
+    if (result.success) {
+      parsed[key] = result.output;
+      continue;
+    }
+    for (const issue of result.issues) {
+      const path = [key, ...pathOf(issue)].join('.');
+      issues.push(issue.type === 'strict_object' && issue.expected === 'never' ? `unknown option "${path}" in ${where}` : `${path}: ${issue.message}`);
+    }
+  }
+  const known = Object.keys(table);
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(table, key)) issues.push(`unknown option "${key}" in ${where}${suggestion(key, known)}`);
+  }
+  if (issues.length > 0) throw new InvalidOptionsError(issues);
+  return parsed as OptionsOf<F>;
 }
 
 /** The flag an argument names (`--flag=value` → `--flag`, `-mgpt` → `-m`), if it is one. */

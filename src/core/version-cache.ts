@@ -57,22 +57,40 @@ function nearestPackageJson(file: string): string | undefined {
   }
 }
 
+/** A binary as the cache knows it: `key` identifies it, `file` is what runs. */
+export interface BinaryIdentity {
+  key: string;
+  file: string;
+}
+
 /**
  * The identity of the binary `executable` names for a run in `cwd` with this PATH, or undefined when
- * it cannot be cached (not found, a shell launcher, Windows). The directory is part of it: version
- * managers pin a version per project.
+ * it cannot be found (or on Windows). The directory is part of it: version managers pin a version per
+ * project. Whether it may be cached is `isCacheable()`'s to say.
  */
-export function binaryIdentity(adapterName: string, executable: string, path: string, cwd: string): string | undefined {
+export function binaryIdentity(adapterName: string, executable: string, path: string, cwd: string): BinaryIdentity | undefined {
   if (process.platform === 'win32') return undefined;
   try {
     const located = locate(executable, path, cwd);
     if (!located) return undefined;
     const real = realpathSync(located);
-    if (isShellLauncher(real)) return undefined;
     const packageJson = nearestPackageJson(real);
-    return JSON.stringify([adapterName, located, cwd, real, fileIdentity(real), packageJson ?? null, packageJson ? fileIdentity(packageJson) : null]);
+    const key = JSON.stringify([adapterName, located, cwd, real, fileIdentity(real), packageJson ?? null, packageJson ? fileIdentity(packageJson) : null]);
+    return { key, file: real };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * False for a shell launcher. Only a binary the cache does not know needs asking: an entry is written
+ * for cacheable binaries alone, and its key changes with any write to the file.
+ */
+export function isCacheable(binary: BinaryIdentity): boolean {
+  try {
+    return !isShellLauncher(binary.file);
+  } catch {
+    return false;
   }
 }
 

@@ -3,7 +3,7 @@
 import { CliVersionError, CoderError } from '../errors.js';
 import type { AdapterSpec } from './adapter.js';
 import { runToEnd, startError } from './spawn.js';
-import { binaryIdentity, cachedVersion, rememberVersion } from './version-cache.js';
+import { binaryIdentity, cachedVersion, isCacheable, rememberVersion } from './version-cache.js';
 
 const probes = new Map<string, Promise<string | undefined>>();
 /** `--version` answers in well under a second; a CLI that takes this long is broken. */
@@ -65,16 +65,16 @@ export function newerThanTested(adapter: AdapterSpec, version: string): string {
  * with CliNotFoundError or CliVersionError.
  */
 export function checkVersion(adapter: AdapterSpec, executable: string, env: Record<string, string>, cwd: string): Promise<VersionCheck> {
-  const identity = binaryIdentity(adapter.name, executable, env.PATH ?? '', cwd);
+  const binary = binaryIdentity(adapter.name, executable, env.PATH ?? '', cwd);
   // A binary that cannot be identified is probed once per name and PATH, as before the cache.
-  const key = identity ?? `${adapter.name}\0${executable}\0${env.PATH ?? ''}\0${cwd}`;
+  const key = binary?.key ?? `${adapter.name}\0${executable}\0${env.PATH ?? ''}\0${cwd}`;
   let pending = probes.get(key);
   if (!pending) {
-    const stored = identity === undefined ? undefined : cachedVersion(identity);
+    const stored = binary && cachedVersion(binary.key);
     pending = stored !== undefined ? Promise.resolve(stored) : probe(adapter, executable, env, cwd);
     probes.set(key, pending);
     pending.then((version) => {
-      if (identity !== undefined && stored === undefined && version !== undefined) rememberVersion(identity, version);
+      if (binary && stored === undefined && version !== undefined && isCacheable(binary)) rememberVersion(binary.key, version);
     }, () => probes.delete(key));
   }
   return pending.then((version) => judgeVersion(adapter, executable, version));

@@ -21,6 +21,7 @@ describe('the pool', () => {
     const before = handleCounts();
     const pool = createPool(8);
     let peak = 0;
+    let mostWaiting = 0;
     const schemaFiles: string[] = [];
     const runs = Array.from({ length: 50 }, (_, i) =>
       pool.run(fake, `job ${i}`, {
@@ -28,6 +29,7 @@ describe('the pool', () => {
         outputSchema: { type: 'object', properties: { i: { type: 'number' } }, required: ['i'] },
         onEvent: (event: CoderStreamEvent) => {
           peak = Math.max(peak, pool.activeCount());
+          mostWaiting = Math.max(mostWaiting, pool.pendingCount());
           if (event.type === 'progress' && event.subtype === 'args') {
             const args = (event.raw as { args: string[] }).args;
             schemaFiles.push(args[args.indexOf('--schema') + 1]!);
@@ -40,6 +42,9 @@ describe('the pool', () => {
     expect(results.map((r) => (r.output as { i: number }).i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(peak).toBeLessThanOrEqual(8);
     expect(peak).toBeGreaterThan(1);
+    // While 8 ran, the others waited; none is left waiting or running.
+    expect(mostWaiting).toBeGreaterThan(30);
+    expect([pool.activeCount(), pool.pendingCount()]).toEqual([0, 0]);
     expect(results.filter((r) => isGroupAlive(r.pid!))).toEqual([]);
     expect(schemaFiles).toHaveLength(50);
     expect(schemaFiles.filter((file) => existsSync(file))).toEqual([]);

@@ -50,6 +50,20 @@ describe('the version cache', () => {
     expect(probeCount(probes)).toBe(2);
   });
 
+  // A version manager's shim picks the binary each time it runs: what it answered once says nothing
+  // of the next process's binary.
+  it('a shell launcher is probed by every process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'coderline-test-'));
+    const node = join(dir, 'cli.mjs');
+    const cli = join(dir, 'cli');
+    const probes = join(dir, 'probes');
+    writeLauncher(node, '1.2.0', probes);
+    writeFileSync(cli, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(node)} "$@"\n`, { mode: 0o755 });
+    expect(runInFreshProcess(cli)).toEqual({ status: 'success', cliVersion: '1.2.0' });
+    expect(runInFreshProcess(cli)).toEqual({ status: 'success', cliVersion: '1.2.0' });
+    expect(probeCount(probes)).toBe(2);
+  });
+
   it('within one process a binary replaced at the same path is probed again and refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'coderline-test-'));
     const cli = join(dir, 'cli');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
 import { checkSupport, parseOptions } from '../../src/core/validate.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.js';
-import { optionSchemas, type ResolvedOpts } from '../../src/options.js';
+import { optionFields, type ResolvedOpts } from '../../src/options.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { optionsFromFlags } from '../../src/cli/flags.js';
 import { shareableOptions } from '../../src/cli/recording.js';
@@ -89,7 +89,7 @@ describe('mcpServers on each CLI', () => {
 });
 
 describe('errors before anything runs', () => {
-  const parse = (opts: unknown) => parseOptions(optionSchemas().oneShotOptsSchema, opts, 'options');
+  const parse = (opts: unknown) => parseOptions(optionFields.oneShot, opts, 'options');
 
   it('the bridge\'s name, a name a CLI cannot take, or a server that is neither stdio nor http is invalid', () => {
     expect(() => parse({ mcpServers: { coderline: { command: 'x' } } })).toThrow(InvalidOptionsError);

@@ -10,10 +10,10 @@
 // - The user's prompt, the system prompt (1.x) and tool results are messages too: never answer text.
 // - Custom tools (MCP, 1.x) are `mcp__coderline__<tool>`, sanitized and sometimes hashed (below);
 //   events carry the user's name, and the CLI's in `extra.cliToolName`.
-import { createHash } from 'node:crypto';
 import type { TranslatedEvent, Usage } from '../../events.js';
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
+import { sha256Hex } from '../../core/sha256.js';
 import { bridgedToolName, toolBridgeServerName } from '../../core/tool-names.js';
 import { isRecord, textOf, thinkingOf, type PiMessage, type PiRecord, type PiToolResult, type PiUsage } from './records.js';
 
@@ -61,7 +61,7 @@ export function piBridgedToolNames(server: string, tools: readonly string[]): st
   return tools.map((tool, index) => {
     const name = plain[index]!;
     if (name.length <= PI_MAX_TOOL_NAME && plain.indexOf(name) === plain.lastIndexOf(name)) return name;
-    const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
+    const hash = sha256Hex(`${server}\0${tool}`).slice(0, 8);
     return `${name.slice(0, PI_MAX_TOOL_NAME - hash.length - 1)}_${hash}`;
   });
 }
