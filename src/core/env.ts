@@ -50,25 +50,40 @@ function inheritFilter(inherit: InheritEnv, cli: CliEnvironment): (name: string)
   };
 }
 
-export interface EnvLayers {
+export interface InheritedLayer {
   inherited: NodeJS.ProcessEnv;
   /** Default `'all'`. */
   inherit?: InheritEnv | undefined;
   /** The CLI's own names: those it must not inherit, and those `'minimal'` keeps. */
   cli?: CliEnvironment | undefined;
+}
+
+export interface UpperLayers {
   adapter?: Record<string, string> | undefined;
   extra?: Record<string, string> | undefined;
   unset?: readonly string[] | undefined;
 }
 
-export function buildEnv({ inherited, inherit = 'all', cli = {}, adapter, extra, unset }: EnvLayers): Record<string, string> {
+export type EnvLayers = InheritedLayer & UpperLayers;
+
+/** What the CLI inherits of `inherited`: the bottom layer, which a launch builds once for its two environments. */
+export function inheritedEnv({ inherited, inherit = 'all', cli = {} }: InheritedLayer): Record<string, string> {
   const passes = inheritFilter(inherit, cli);
   const cliDenied = new Set(cli.environment?.denied);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(inherited)) {
     if (value !== undefined && passes(name) && !isDenied(name, cliDenied)) env[name] = value;
   }
-  Object.assign(env, adapter, extra);
+  return env;
+}
+
+/** The inherited layer with the adapter's settings, then extraEnv, over it, and unsetEnv taken out. */
+export function withUpperLayers(inherited: Record<string, string>, { adapter, extra, unset }: UpperLayers): Record<string, string> {
+  const env = { ...inherited, ...adapter, ...extra };
   for (const name of unset ?? []) delete env[name];
   return env;
+}
+
+export function buildEnv(layers: EnvLayers): Record<string, string> {
+  return withUpperLayers(inheritedEnv(layers), layers);
 }

@@ -5,7 +5,7 @@ import { InvalidOptionsError } from '../errors.js';
 import type { ResolvedOpts } from '../options.js';
 import type { AdapterSpec, Invocation, InvocationContext, SessionTarget } from './adapter.js';
 import { checkAttachments } from './attachments.js';
-import { buildEnv } from './env.js';
+import { inheritedEnv, withUpperLayers } from './env.js';
 import { outputJsonSchemaOf } from './output-schema.js';
 import { executableFor, unpassableToProcess } from './spawn.js';
 import type { TempDir } from './temp.js';
@@ -59,9 +59,9 @@ export async function prepareLaunch<I extends Omit<Invocation, 'stdin'>>(request
   // The version comes first: which argv and which features a run may use can depend on it. A binary
   // probed before, in this process or an earlier one, answers from the cache (version-cache.ts).
   const executable = executableFor(opts.executablePath ?? adapter.binary);
-  // Read once for both builds below: each read of process.env goes through the C environment.
-  const inherited = { ...process.env };
-  const probeEnv = buildEnv({ inherited, inherit: opts.inheritEnv, cli: adapter, extra: opts.extraEnv, unset: opts.unsetEnv });
+  // The inherited layer once for both environments: the probe's, and the CLI's with the adapter's settings.
+  const inherited = inheritedEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter });
+  const probeEnv = withUpperLayers(inherited, { extra: opts.extraEnv, unset: opts.unsetEnv });
   const { version, warning } = await checkVersion(adapter, executable, probeEnv, cwd);
   checkVersionedSupport(adapter, opts, request.session, version);
   const invocation = await request.build({
@@ -75,7 +75,7 @@ export async function prepareLaunch<I extends Omit<Invocation, 'stdin'>>(request
     outputJsonSchema,
     ...(toolBridge ? { toolBridge } : {}),
   });
-  const env = buildEnv({ inherited, inherit: opts.inheritEnv, cli: adapter, adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
+  const env = withUpperLayers(inherited, { adapter: invocation.env, extra: opts.extraEnv, unset: opts.unsetEnv });
   const unpassable = unpassableToProcess(invocation.args, env);
   if (unpassable.length > 0) throw new InvalidOptionsError(unpassable, adapter.name);
   return { invocation, env, executable, version, warning };
