@@ -17,7 +17,7 @@ import {
 import { type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
-import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { builtMarker, isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { expectModelErrorsFailOnlyTheirTurn, failingModel, fakeForLive, interruptWhenToolRuns, openLive, resumeBothWays, resumeScript } from '../support/live.js';
 import { waitFor } from '../support/wait.js';
 
@@ -73,10 +73,13 @@ describe('claude live session (real binary, fake Anthropic server)', () => {
   it('interrupt() during a running shell command stops the command; the session goes on', async () => {
     const marker = uniqueMarker('claude-live-interrupt');
     cleanupAfterTest(() => killMarked(marker));
-    // The Bash tool refuses a plain long `sleep`; `timeout … tail -f` is a long command it runs.
-    const { opts, workDir } = await fake([{ toolCalls: [bash(`touch ${marker} && timeout 47 tail -f ${marker}; touch after.txt`)] }, { text: 'Next.' }]);
+    // The Bash tool refuses a plain long `sleep`; `timeout … tail -f` is a long command it runs. The
+    // interrupt waits for `tail`, whose file name the shell builds, so that it comes while the command
+    // runs rather than while the shell still forks it (claude stops the tree it finds at that moment).
+    const running = builtMarker(marker, '.run');
+    const { opts, workDir } = await fake([{ toolCalls: [bash(`f=${marker} && touch "$f".run && timeout 47 tail -f "$f".run; touch after.txt`)] }, { text: 'Next.' }]);
     const live = await open({ ...opts, permissionPolicy: { allow: ['Bash'] } });
-    expect((await interruptWhenToolRuns(live, live.send('Run it.'), marker)).status).toBe('cancelled');
+    expect((await interruptWhenToolRuns(live, live.send('Run it.'), running)).status).toBe('cancelled');
     // claude runs each Bash command in a process group of its own: found by the test's marker.
     await waitFor(() => pidsWithMarker(marker).length === 0);
     expect(existsSync(join(workDir, 'after.txt'))).toBe(false);

@@ -52,6 +52,14 @@ export function uniqueMarker(label: string): Marker {
 }
 
 /**
+ * `marker` with `suffix` appended, for a name a command builds when it runs (`f=<marker>; tail -f "$f".run`):
+ * it shows in the command lines of the processes the shell starts, not in the shell's own.
+ */
+export function builtMarker(marker: Marker, suffix: string): Marker {
+  return `${marker}${suffix}` as Marker;
+}
+
+/**
  * A number of seconds unique to the caller (`base` plus random decimals), for commands that take no
  * free-form argument: `sleep ${uniqueSeconds(41)}` is found again by that exact text.
  */
