@@ -108,7 +108,7 @@ const claudeAgent = () => strictObject({
 
 const tools = () => v.pipe(
   v.array(v.custom<Tool>(isTool, 'tools must be made by tool()'), m),
-  v.check((tools: Tool[]) => new Set(tools.map((t) => t.name)).size === tools.length, 'tool names must be unique'),
+  v.check((list: Tool[]) => new Set(list.map((t) => t.name)).size === list.length, 'tool names must be unique'),
 );
 
 /** Options the core handles the same way for every CLI; they never need adapter support. */
@@ -211,6 +211,17 @@ export const optionFields = {
   run: runFields,
   oneShot: { ...sharedStartFields, ...runFields },
 };
+
+/**
+ * One-shot options as a coder's and a run's: a key both layers have (`onEvent`, `onRawLine`,
+ * `stallTimeoutMs`) goes to the run.
+ */
+export function splitOneShotOptions(options: Readonly<Record<string, unknown>>): { start: Record<string, unknown>; run: Record<string, unknown> } {
+  const start: Record<string, unknown> = {};
+  const run: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) (Object.hasOwn(runFields, key) ? run : start)[key] = value;
+  return { start, run };
+}
 
 export type OptionFieldTable = Readonly<Record<string, () => v.GenericSchema>>;
 type Entries<F extends OptionFieldTable> = { -readonly [K in keyof F]: ReturnType<F[K]> };

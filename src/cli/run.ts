@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { createCoder, type CoderStreamEvent, type ProviderName, type RunResult, type Session } from '../index.js';
-import { optionFields } from '../options.js';
+import { splitOneShotOptions } from '../options.js';
 import { exitCodeForResult } from './exit-codes.js';
 import { ProgressReporter, summaryLine } from './progress.js';
 import { formatRecording, RECORDING_FORMAT, shareableOptions } from './recording.js';
@@ -85,10 +85,9 @@ export async function runCommand(plan: RunPlan): Promise<number> {
     if (plan.output === 'jsonl') process.stdout.write(`${JSON.stringify(event)}\n`);
   };
 
-  const runKeys = new Set(Object.keys(optionFields.run));
-  const startOptions = Object.fromEntries(Object.entries(options).filter(([key]) => !runKeys.has(key)));
+  const { start: startOptions, run: givenRunOptions } = splitOneShotOptions(options);
   const runOptions = {
-    ...Object.fromEntries(Object.entries(options).filter(([key]) => runKeys.has(key))),
+    ...givenRunOptions,
     signal: abort.signal,
     onEvent,
     ...(plan.recordTo === undefined ? {} : { onRawLine: (line: string) => rawLines.push(line) }),

@@ -1,6 +1,6 @@
 // One prompt on a coder of its own, closed after: run() and pool.run() (a new session in a private
 // state dir), and a queue worker's job (which may resume or fork a session kept in a shared dir).
-import { optionFields, type OneShotOpts, type RunOpts, type SharedStartOpts } from '../options.js';
+import { optionFields, splitOneShotOptions, type OneShotOpts, type RunOpts, type SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { Coder, type Limiter, type OutputOf, type Session } from './session.js';
@@ -29,15 +29,11 @@ async function sessionOf<P extends string>(coder: Coder<P>, target: RunTarget): 
 }
 
 export async function runOnce<P extends string, O extends OneShotOpts>(adapter: AdapterSpec<P>, prompt: string, options: O | undefined, placement: RunPlacement = {}): Promise<RunResult<OutputOf<O>, P>> {
-  const all = parseOptions(optionFields.oneShot, options, `${adapter.name} run options`);
-  const runKeys = new Set(Object.keys(optionFields.run));
-  const startPart: Record<string, unknown> = {};
-  const runPart: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(all)) (runKeys.has(key) ? runPart : startPart)[key] = value;
-  const coder = new Coder(adapter, startPart as SharedStartOpts, placement.limiter, placement.stateDir);
+  const { start, run } = splitOneShotOptions(parseOptions(optionFields.oneShot, options, `${adapter.name} run options`));
+  const coder = new Coder(adapter, start as SharedStartOpts, placement.limiter, placement.stateDir);
   try {
     const session = await sessionOf(coder, placement.session ?? { kind: 'new' });
-    return (await session.run(prompt, runPart as RunOpts)) as RunResult<OutputOf<O>, P>;
+    return (await session.run(prompt, run as RunOpts)) as RunResult<OutputOf<O>, P>;
   } finally {
     await coder.close();
   }

@@ -58,9 +58,8 @@ export function parseOptions<F extends OptionFieldTable>(table: F, value: unknow
       issues.push(issue.type === 'strict_object' && issue.expected === 'never' ? `unknown option "${path}" in ${where}` : `${path}: ${issue.message}`);
     }
   }
-  const known = Object.keys(table);
   for (const key of Object.keys(given)) {
-    if (!Object.hasOwn(table, key)) issues.push(`unknown option "${key}" in ${where}${suggestion(key, known)}`);
+    if (!Object.hasOwn(table, key)) issues.push(`unknown option "${key}" in ${where}${suggestion(key, Object.keys(table))}`);
   }
   if (issues.length > 0) throw new InvalidOptionsError(issues);
   return parsed as OptionsOf<F>;
