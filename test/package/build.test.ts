@@ -28,10 +28,26 @@ describe('the built package', () => {
     const specifier = subpath === '.' ? 'coderline' : `coderline/${subpath.slice(2)}`;
     // The package resolves itself by name (self-reference through the exports map).
     const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: root, encoding: 'utf8' });
-    const cjs = execFileSync(process.execPath, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: root, encoding: 'utf8' });
+    const cjs = execFileSync(process.execPath, [WITHOUT_REQUIRE_ESM, '-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: root, encoding: 'utf8' });
     expect(esm.trim()).not.toBe('');
     expect(cjs.trim()).toBe(esm.trim());
     if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
+  });
+
+  // What loads later, with a pool's first run or a run with custom tools (the tool bridge's MCP
+  // server), is require()d by the CommonJS build too: none of it may be an ES module.
+  it('the CommonJS build runs a pool and a run with a custom tool without require(esm)', () => {
+    const program = `const { createPool, tool } = require('coderline');
+      const { z } = require('zod40');
+      ${FAKE_ADAPTER}
+      const echo = tool({ name: 'echo', description: 'd', input: z.object({ text: z.string() }), inputJsonSchema: z.toJSONSchema(z.object({ text: z.string() })), handler: ({ text }) => text });
+      (async () => {
+        const pool = createPool(2);
+        const results = await Promise.all([0, 1, 2].map((i) => pool.run(fake, 'x', { extraEnv: { FAKE_CLI_SCRIPT: JSON.stringify([{ out: { type: 'done', text: String(i) } }]) }, ...(i === 0 ? { tools: [echo] } : {}) })));
+        console.log(JSON.stringify(results.map((result) => [result.status, result.text])));
+      })();`;
+    const printed = execFileSync(process.execPath, [WITHOUT_REQUIRE_ESM, '-e', program], { cwd: root, encoding: 'utf8' });
+    expect(JSON.parse(printed)).toEqual([['success', '0'], ['success', '1'], ['success', '2']]);
   });
 
   // The options' schema library (valibot) is a plain dependency, imported by name (a bundler sees and
@@ -109,7 +125,7 @@ describe('the built package', () => {
       try {
         const out = join(dir, 'out');
         const entry = join(dir, 'app.mjs');
-        writeFileSync(entry, bundledApp(FAKE_CLI));
+        writeFileSync(entry, bundledApp());
         // The app resolves coderline and zod as an installed app would: from its node_modules.
         mkdirSync(join(dir, 'node_modules'));
         symlinkSync(root, join(dir, 'node_modules', 'coderline'), 'dir');
@@ -127,17 +143,26 @@ describe('the built package', () => {
   });
 });
 
-/** A small app: an adapter for the fake CLI, one structured-output run, one invalid option. */
-function bundledApp(fakeCli: string): string {
-  return `import { run } from 'coderline';
-import { z } from 'zod';
-const fake = {
-  name: 'fake', binary: ${JSON.stringify(fakeCli)}, installHint: '', versions: { min: '1.0.0', testedMax: '1.2.0' },
+/**
+ * Node before 20.19 (`engines` admits 20.4) cannot require() an ES module; this switch makes a newer
+ * Node refuse it the same way, so a CommonJS path that needs it fails here.
+ */
+const WITHOUT_REQUIRE_ESM = '--no-experimental-require-module';
+
+/** An adapter for the fake CLI, as a program's source: `const fake = …`. */
+const FAKE_ADAPTER = `const fake = {
+  name: 'fake', binary: ${JSON.stringify(FAKE_CLI)}, installHint: '', versions: { min: '1.0.0', testedMax: '1.2.0' },
   parseVersion: (output) => /fake-cli (\\d+\\.\\d+\\.\\d+)/.exec(output)?.[1],
-  capabilities: { outputSchema: { level: 'best-effort', how: 'in the prompt' } }, canFork: false,
+  capabilities: { outputSchema: { level: 'best-effort', how: 'in the prompt' }, tools: { level: 'native', how: 'MCP' } }, canFork: false,
   buildInvocation: async (ctx) => ({ args: [], stdin: ctx.prompt, env: {} }),
   createTranslator: () => ({ translate: (record) => record.type === 'done' ? [{ type: 'done', status: 'success', text: record.text, raw: record }] : [] }),
-};
+};`;
+
+/** A small app: an adapter for the fake CLI, one structured-output run, one invalid option. */
+function bundledApp(): string {
+  return `import { run } from 'coderline';
+import { z } from 'zod';
+${FAKE_ADAPTER}
 const extraEnv = { FAKE_CLI_SCRIPT: JSON.stringify([{ out: { type: 'done', text: '{"verdict":"ok","score":3}' } }]) };
 // No top-level await: esbuild's default output for node is CommonJS.
 (async () => {
