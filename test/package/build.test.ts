@@ -12,6 +12,9 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 type Conditions = { import: { types: string; default: string }; require: { types: string; default: string } };
 const exportsMap = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports: Record<string, Conditions | string> }).exports;
 const entries = Object.entries(exportsMap).filter((entry): entry is [string, Conditions] => typeof entry[1] !== 'string');
+const FLOOR_NODE = `${root}test/runtime/node-floor/node_modules/node/bin/node`;
+/** `engines.node` is a `>=` range: its version is the floor. */
+const FLOOR_VERSION = /^>=(\d+\.\d+\.\d+)$/.exec((JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { engines: { node: string } }).engines.node)![1]!;
 
 describe('the built package', () => {
   // Type declarations take most of the build: minutes on a loaded machine.
@@ -28,26 +31,55 @@ describe('the built package', () => {
     const specifier = subpath === '.' ? 'coderline' : `coderline/${subpath.slice(2)}`;
     // The package resolves itself by name (self-reference through the exports map).
     const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: root, encoding: 'utf8' });
-    const cjs = execFileSync(process.execPath, [WITHOUT_REQUIRE_ESM, '-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: root, encoding: 'utf8' });
+    const cjs = execFileSync(process.execPath, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: root, encoding: 'utf8' });
     expect(esm.trim()).not.toBe('');
     expect(cjs.trim()).toBe(esm.trim());
     if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
   });
 
-  // What loads later, with a pool's first run or a run with custom tools (the tool bridge's MCP
-  // server), is require()d by the CommonJS build too: none of it may be an ES module.
-  it('the CommonJS build runs a pool and a run with a custom tool without require(esm)', () => {
-    const program = `const { createPool, tool } = require('coderline');
-      const { z } = require('zod40');
-      ${FAKE_ADAPTER}
-      const echo = tool({ name: 'echo', description: 'd', input: z.object({ text: z.string() }), inputJsonSchema: z.toJSONSchema(z.object({ text: z.string() })), handler: ({ text }) => text });
-      (async () => {
+  // The oldest Node `engines` admits runs the build as a program there would: an ES module loaded by
+  // require() fails before Node 20.19, so nothing the CommonJS build loads, at once or later (a pool's
+  // queue, the tool bridge's MCP server), may be one (docs/decisions.md).
+  describe(`on the oldest Node engines admits (${FLOOR_VERSION}, test/runtime/node-floor)`, () => {
+    it('is that Node', () => {
+      expect(execFileSync(FLOOR_NODE, ['--version'], { encoding: 'utf8' }).trim()).toBe(`v${FLOOR_VERSION}`);
+    });
+
+    it('every entry loads with import() and with require(), with the same exports', () => {
+      for (const [subpath] of entries) {
+        const specifier = subpath === '.' ? 'coderline' : `coderline/${subpath.slice(2)}`;
+        const esm = execFileSync(FLOOR_NODE, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: root, encoding: 'utf8' });
+        const cjs = execFileSync(FLOOR_NODE, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: root, encoding: 'utf8' });
+        expect(esm.trim(), subpath).not.toBe('');
+        expect(cjs.trim(), subpath).toBe(esm.trim());
+      }
+    });
+
+    it.each([
+      ['import()', `const { createCoder, createPool, run, tool } = await import('coderline'); const { z } = await import('zod');`],
+      ['require()', `const { createCoder, createPool, run, tool } = require('coderline'); const { z } = require('zod');`],
+    ])('under %s: a pool, a run with a custom tool, a structured output, a stream and a bad option', (how, load) => {
+      const program = `${load}
+        ${FAKE_ADAPTER}
+        const script = (text) => ({ extraEnv: { FAKE_CLI_SCRIPT: JSON.stringify([{ out: { type: 'done', text } }]) } });
+        const echo = tool({ name: 'echo', description: 'd', input: z.object({ text: z.string() }), handler: ({ text }) => text });
         const pool = createPool(2);
-        const results = await Promise.all([0, 1, 2].map((i) => pool.run(fake, 'x', { extraEnv: { FAKE_CLI_SCRIPT: JSON.stringify([{ out: { type: 'done', text: String(i) } }]) }, ...(i === 0 ? { tools: [echo] } : {}) })));
-        console.log(JSON.stringify(results.map((result) => [result.status, result.text])));
-      })();`;
-    const printed = execFileSync(process.execPath, [WITHOUT_REQUIRE_ESM, '-e', program], { cwd: root, encoding: 'utf8' });
-    expect(JSON.parse(printed)).toEqual([['success', '0'], ['success', '1'], ['success', '2']]);
+        const pooled = await Promise.all([0, 1, 2].map((i) => pool.run(fake, 'x', { ...script(String(i)), ...(i === 0 ? { tools: [echo] } : {}) })));
+        const structured = await run(fake, 'x', { ...script('{"a":1}'), outputSchema: z.object({ a: z.number() }) });
+        const coder = createCoder(fake, script('streamed'));
+        const streamed = [];
+        for await (const event of coder.start().stream('y')) streamed.push(event.type);
+        await coder.close();
+        const invalid = await run(fake, 'x', { maxTurns: 'x' }).catch((error) => error.name);
+        console.log(JSON.stringify({ pooled: pooled.map((result) => [result.status, result.text]), structured: structured.output, streamed, invalid }));`;
+      const args = how === 'import()' ? ['--input-type=module', '-e', program] : ['-e', `(async () => { ${program} })()`];
+      expect(JSON.parse(execFileSync(FLOOR_NODE, args, { cwd: root, encoding: 'utf8' }))).toEqual({
+        pooled: [['success', '0'], ['success', '1'], ['success', '2']],
+        structured: { a: 1 },
+        streamed: ['done'],
+        invalid: 'InvalidOptionsError',
+      });
+    });
   });
 
   // The options' schema library (valibot) is a plain dependency, imported by name (a bundler sees and
@@ -142,12 +174,6 @@ describe('the built package', () => {
     }, 180_000);
   });
 });
-
-/**
- * Node before 20.19 (`engines` admits 20.4) cannot require() an ES module; this switch makes a newer
- * Node refuse it the same way, so a CommonJS path that needs it fails here.
- */
-const WITHOUT_REQUIRE_ESM = '--no-experimental-require-module';
 
 /** An adapter for the fake CLI, as a program's source: `const fake = …`. */
 const FAKE_ADAPTER = `const fake = {

@@ -9,12 +9,13 @@ import { REDIS_PORT_VARIABLE, startRedis } from './redis.js';
 const root = join(import.meta.dirname, '..', '..');
 
 /**
- * pi 1.x needs Node >= 22.19, but the suite runs on the project's Node (20+). The npm package
- * `node@22` lives in test/runtime/node22 with its own lockfile (never in the root tree: its `node`
- * bin would move every npm script to Node 22); the pi tests put its bin dir first on pi's PATH.
+ * Other Nodes than the suite's, each an npm package `node@…` in test/runtime/<name> with its own
+ * lockfile (never in the root tree: its `node` bin would move every npm script to that Node).
+ * node22: pi 1.x needs Node >= 22.19; the pi tests put its bin dir first on pi's PATH.
+ * node-floor: the oldest Node `engines` admits, which the built package is run on (test/package).
  */
-function installNode22ForPi(): void {
-  const dir = join(root, 'test', 'runtime', 'node22');
+function installRuntime(name: 'node22' | 'node-floor'): void {
+  const dir = join(root, 'test', 'runtime', name);
   if (existsSync(join(dir, 'node_modules', 'node', 'bin', 'node'))) return;
   // Under `npm test`, npm_config_* variables (e.g. the root's local prefix) would redirect this npm.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
@@ -42,7 +43,8 @@ function unpackCopilot(): void {
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
-  installNode22ForPi();
+  installRuntime('node22');
+  installRuntime('node-floor');
   unpackCopilot();
   const removeTemp = privateTempFolder();
   // One real Redis for the queue tests (each test uses queues of its own names).
