@@ -34,16 +34,34 @@ function translateAll(records: unknown[], streamPartialMessages = false): Transl
 const types = (events: TranslatedEvent[]) => events.map((event) => event.type);
 
 describe('copilot ACP translator', () => {
-  it('a turn: init with the session id, the tool call by its kind, its rejection, the text as one message, usage, done', () => {
+  it('a turn: init with the session id, the tool call by its kind, its rejection, Copilot\'s notice, usage, done', () => {
     const events = translateAll(rejectedTurn);
-    expect(types(events)).toEqual(['init', 'progress', 'progress', 'tool_use', 'tool_result', 'message', 'usage', 'done']);
+    expect(types(events)).toEqual(['init', 'progress', 'progress', 'tool_use', 'tool_result', 'progress', 'usage', 'done']);
     expect(events[0]).toMatchObject({ sessionId: session });
     expect(events[3]).toMatchObject({ id: 'call_p1', name: 'execute', input: { command: 'touch x.txt', description: 'probe command' } });
     expect(events[4]).toMatchObject({ id: 'call_p1', name: 'execute', isError: true, output: 'The user rejected this tool call.' });
-    expect(events[5]).toMatchObject({ text: 'Info: Operation cancelled by user', delta: false });
+    // What one-shot output carries as a session.info record, not answer text.
+    expect(events[5]).toMatchObject({ kind: 'status', subtype: 'session.info', message: 'Operation cancelled by user' });
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'success' });
     // Every event keeps the record it came from.
     expect(events.every((event) => rejectedTurn.includes(event.raw as never))).toBe(true);
+  });
+
+  it('Copilot\'s notices are progress, not text: plan mode\'s plan.md path between a tool call and the model\'s answer', () => {
+    const chunk = (text: string) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    const planPath = '/tmp/copilot-home/session-state/dc3fb268-8a48-4b0c-974b-89480aaf4776/plan.md';
+    const events = translateAll([
+      update({ sessionUpdate: 'tool_call', toolCallId: 'call_plan_md', title: 'Creating plan.md', kind: 'edit', status: 'pending', rawInput: { path: planPath } }),
+      chunk(`Info: ${planPath}`),
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_plan_md', status: 'completed', rawOutput: { content: 'Created file' } }),
+      chunk('Planned.'),
+      answer({ stopReason: 'end_turn' }),
+    ], true);
+    expect(events.filter((event) => event.type === 'message').map((event) => [event.type === 'message' && event.text, event.type === 'message' && event.delta])).toEqual([['Planned.', true], ['Planned.', false]]);
+    expect(events.find((event) => event.type === 'progress' && event.subtype === 'session.info')).toMatchObject({ kind: 'status', message: planPath });
+    // Only a whole chunk of one line is a notice: model text that spans lines stays text.
+    const text = translateAll([chunk('Info: the build\n'), chunk('passed.'), chunk('\nInfo: two lines\nhere'), answer({ stopReason: 'end_turn' })]);
+    expect(text.filter((event) => event.type === 'message').map((event) => event.type === 'message' && event.text)).toEqual(['Info: the build\npassed.\nInfo: two lines\nhere']);
   });
 
   it('usage in the answers is a session total: each turn gets its own share', () => {

@@ -226,6 +226,9 @@ describe('copilot live session over ACP (real binary, fake model)', () => {
       expect(toolText(model.requests[1], 'call_plan')).toContain('Plan mode does not permit changes outside the session folder');
       // Why plan is refused with canUseTool: Copilot writes the session's plan.md without asking anyone.
       expect(existsSync(planFile.path)).toBe(true);
+      // It says so in a notice of its own ("Info: <path>"), which is progress, not the model's answer.
+      expect(planned.text).toBe('Planned.');
+      expect(planned.events?.find((event) => event.type === 'progress' && event.subtype === 'session.info')).toMatchObject({ kind: 'status', message: planFile.path });
       expect(lines.some((line) => line.includes('session/request_permission'))).toBe(false);
 
       await live.setPermissionMode('bypassPermissions');

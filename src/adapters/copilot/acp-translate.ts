@@ -11,8 +11,9 @@
 // - `tool_call_update` without a status is streamed shell output; `completed` / `failed` finish the call,
 //   and a shell command that exits non-zero still says `completed` (its exit code is in rawOutput.contents);
 // - a failed model call has no record or field of its own: Copilot writes "Error: <why>" as one whole
-//   message chunk and answers `end_turn` (see modelFailure below); each retry before it is one whole
-//   chunk "Info: <why>. Retrying...".
+//   message chunk and answers `end_turn` (see modelFailure below);
+// - Copilot's own notices (what one-shot output carries as `session.info` records: a retry, a
+//   cancelled operation, the path of plan mode's plan.md) are one whole chunk "Info: <message>" each.
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../core/json.js';
@@ -37,11 +38,15 @@ const finishedReasons = new Set(['end_turn', 'max_tokens']);
 
 /**
  * Copilot's notices, written into the message stream as single whole chunks (1.0.102, measured against
- * HTTP 400, 401, 429, 500 and dropped connections; the session store has a `session.error` record with
- * the status, but ACP sends nothing but this text). Text is all there is, so only a chunk that is the
- * whole notice counts, and an error only where the model wrote no text of its own in the turn.
+ * HTTP 400, 401, 429, 500 and dropped connections, an interrupt, a denied tool call and plan mode; the
+ * session store has `session.info` / `session.error` records, but ACP sends nothing but this text).
+ * Text is all there is, so only a chunk that is the whole notice counts, and an error only where the
+ * model wrote no text of its own in the turn. An info notice is the same progress event the one-shot
+ * adapter makes of a `session.info` record, never answer text (taken for text, plan mode's
+ * "Info: …/plan.md" ran into the model's answer).
  */
-const RETRY_NOTICE = /^Info: [^\n]*Retrying\.\.\.$/;
+const INFO_NOTICE = /^Info: ([^\n]+)$/;
+const RETRY_NOTICE = /Retrying\.\.\.$/;
 const ERROR_PREFIX = 'Error: ';
 
 /** Where Copilot's error texts put the HTTP status: "400 bad request", "… (HTTP 401).", "… Last error: 500 boom". */
@@ -139,7 +144,8 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
 
   function chunk(kind: 'message' | 'reasoning', update: JsonObject, raw: unknown): TranslatedEvent[] {
     const piece = textOf(update.content) ?? '';
-    if (kind === 'message' && RETRY_NOTICE.test(piece)) return [{ type: 'progress', kind: 'retry', message: piece, raw }];
+    const notice = kind === 'message' ? INFO_NOTICE.exec(piece)?.[1] : undefined;
+    if (notice !== undefined) return [{ type: 'progress', kind: RETRY_NOTICE.test(notice) ? 'retry' : 'status', subtype: 'session.info', message: notice, raw }];
     if (kind === 'message' && !modelWrote && !failure && piece.startsWith(ERROR_PREFIX)) {
       failure = { message: piece.slice(ERROR_PREFIX.length), raw };
       return [];
