@@ -72,6 +72,15 @@ describe('copilot ACP translator', () => {
     ]);
   });
 
+  it('a session total that went down started again: that turn\'s share is the new total, not nothing', () => {
+    const turnWith = (inputTokens: number) => [
+      update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ok' } }),
+      answer({ stopReason: 'end_turn', usage: { inputTokens, outputTokens: 1, thoughtTokens: 0, cachedReadTokens: 0 } }),
+    ];
+    const usages = translateAll([...turnWith(22), ...turnWith(44), ...turnWith(7)]).filter((event) => event.type === 'usage');
+    expect(usages.map((event) => (event.type === 'usage' ? event.usage.inputTokens : undefined))).toEqual([22, 22, 7]);
+  });
+
   it('chunks: whole reasoning and message at the end; deltas too only with streamPartialMessages', () => {
     const quiet = translateAll(textTurn);
     expect(quiet.filter((event) => event.type === 'message' || event.type === 'reasoning')).toEqual([

@@ -17,7 +17,7 @@
 import type { Translator, TranslatorContext } from '../../core/adapter.js';
 import { classifyApiError } from '../../core/api-errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../core/json.js';
-import { emptyUsage } from '../../core/usage.js';
+import { emptyUsage, subtractUsage } from '../../core/usage.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 
 /** The record a prompt's answer becomes: `endsTurn` knows it by its `result`, which no notification has. */
@@ -80,15 +80,6 @@ function usageOf(value: unknown): Usage | undefined {
     cachedInputTokens: count(usage.cachedReadTokens),
     outputTokens: count(usage.outputTokens),
     reasoningTokens: count(usage.thoughtTokens),
-  };
-}
-
-function since(total: Usage, before: Usage): Usage {
-  return {
-    inputTokens: Math.max(0, total.inputTokens - before.inputTokens),
-    cachedInputTokens: Math.max(0, total.cachedInputTokens - before.cachedInputTokens),
-    outputTokens: Math.max(0, total.outputTokens - before.outputTokens),
-    reasoningTokens: Math.max(0, total.reasoningTokens - before.reasoningTokens),
   };
 }
 
@@ -224,7 +215,7 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
     const total = usageOf(result?.usage);
     // No usage: no model call completed (the turn was cancelled or failed before one did).
     if (total) {
-      events.push({ type: 'usage', usage: since(total, sessionTotal), raw: record });
+      events.push({ type: 'usage', usage: subtractUsage(total, sessionTotal), raw: record });
       sessionTotal = total;
     }
     if (failed) {
