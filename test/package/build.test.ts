@@ -5,7 +5,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_CLI } from '../support/fake-adapter.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -13,6 +13,8 @@ type Conditions = { import: { types: string; default: string }; require: { types
 const exportsMap = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports: Record<string, Conditions | string> }).exports;
 const entries = Object.entries(exportsMap).filter((entry): entry is [string, Conditions] => typeof entry[1] !== 'string');
 const FLOOR_NODE = `${root}test/runtime/node-floor/node_modules/node/bin/node`;
+/** Under `npm test`, npm_config_* variables (the root's prefix, say) would redirect a nested npm. */
+const npmEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 /** `engines.node` is a `>=` range: its version is the floor. */
 const FLOOR_VERSION = /^>=(\d+\.\d+\.\d+)$/.exec((JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { engines: { node: string } }).engines.node)![1]!;
 
@@ -37,19 +39,33 @@ describe('the built package', () => {
     if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
   });
 
-  // The oldest Node `engines` admits runs the build as a program there would: an ES module loaded by
-  // require() fails before Node 20.19, so nothing the CommonJS build loads, at once or later (a pool's
-  // queue, the tool bridge's MCP server), may be one (docs/decisions.md).
-  describe(`on the oldest Node engines admits (${FLOOR_VERSION}, test/runtime/node-floor)`, () => {
+  // The package as an app gets it: packed, installed into an app of its own (from npm's cache where it
+  // can be), and run on the oldest Node `engines` admits. There an ES module loaded by require()
+  // fails (before Node 20.19), so nothing the CommonJS build loads, at once or later (a pool's queue,
+  // the tool bridge's MCP server), may be one (docs/decisions.md).
+  describe(`installed from its tarball, on the oldest Node engines admits (${FLOOR_VERSION}, test/runtime/node-floor)`, () => {
+    let app = '';
+    beforeAll(() => {
+      app = mkdtempSync(join(tmpdir(), 'coderline-installed-'));
+      const tarball = execFileSync('npm', ['pack', '--pack-destination', app, '--silent'], { cwd: root, env: npmEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+      // The optional peers too, for coderline/queue and coderline/otel; the versions this repository tests.
+      const { devDependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { devDependencies: Record<string, string> };
+      const alongside = ['zod', 'bullmq', 'ioredis', '@opentelemetry/api'].map((name) => `${name}@${devDependencies[name]}`);
+      execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, ...alongside], { cwd: app, env: npmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
+    }, 300_000);
+    afterAll(() => rmSync(app, { recursive: true, force: true }));
+
     it('is that Node', () => {
       expect(execFileSync(FLOOR_NODE, ['--version'], { encoding: 'utf8' }).trim()).toBe(`v${FLOOR_VERSION}`);
     });
 
     it('every entry loads with import() and with require(), with the same exports', () => {
+      expect(execFileSync(FLOOR_NODE, ['-p', `require.resolve('coderline')`], { cwd: app, encoding: 'utf8' })).toContain(join(app, 'node_modules', 'coderline', 'dist'));
       for (const [subpath] of entries) {
         const specifier = subpath === '.' ? 'coderline' : `coderline/${subpath.slice(2)}`;
-        const esm = execFileSync(FLOOR_NODE, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: root, encoding: 'utf8' });
-        const cjs = execFileSync(FLOOR_NODE, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: root, encoding: 'utf8' });
+        const esm = execFileSync(FLOOR_NODE, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: app, encoding: 'utf8' });
+        const cjs = execFileSync(FLOOR_NODE, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: app, encoding: 'utf8' });
         expect(esm.trim(), subpath).not.toBe('');
         expect(cjs.trim(), subpath).toBe(esm.trim());
       }
@@ -73,7 +89,7 @@ describe('the built package', () => {
         const invalid = await run(fake, 'x', { maxTurns: 'x' }).catch((error) => error.name);
         console.log(JSON.stringify({ pooled: pooled.map((result) => [result.status, result.text]), structured: structured.output, streamed, invalid }));`;
       const args = how === 'import()' ? ['--input-type=module', '-e', program] : ['-e', `(async () => { ${program} })()`];
-      expect(JSON.parse(execFileSync(FLOOR_NODE, args, { cwd: root, encoding: 'utf8' }))).toEqual({
+      expect(JSON.parse(execFileSync(FLOOR_NODE, args, { cwd: app, encoding: 'utf8' }))).toEqual({
         pooled: [['success', '0'], ['success', '1'], ['success', '2']],
         structured: { a: 1 },
         streamed: ['done'],
