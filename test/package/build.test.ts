@@ -1,5 +1,5 @@
 // `npm run build` emits ESM, CJS and types for every entry in package.json's exports map.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -51,10 +51,23 @@ describe('the built package', () => {
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
       // The optional peers too, for coderline/queue and coderline/otel; the versions this repository tests.
       const { devDependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { devDependencies: Record<string, string> };
-      const alongside = ['zod', 'bullmq', 'ioredis', '@opentelemetry/api'].map((name) => `${name}@${devDependencies[name]}`);
+      const alongside = ['zod', 'bullmq', 'ioredis', '@opentelemetry/api', '@types/node'].map((name) => `${name}@${devDependencies[name]}`);
       execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, ...alongside], { cwd: app, env: npmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
     }, 300_000);
     afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+    // The published declarations as a TypeScript app reads them: strict, every library's declarations
+    // checked too, under node16 resolution (an ES module and a CommonJS one) and under a bundler's.
+    it.each([
+      ['node16', 'node16', ['app.mts', 'app.cts']],
+      ['bundler', 'esnext', ['app.mts']],
+    ])('its declarations type-check in a strict app under %s module resolution', (resolution, module, files) => {
+      writeFileSync(join(app, 'app.mts'), TYPED_ESM_APP);
+      writeFileSync(join(app, 'app.cts'), TYPED_CJS_APP);
+      const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '--noEmit', '--strict', '--skipLibCheck', 'false', '--target', 'es2022', '--module', module, '--moduleResolution', resolution, '--types', 'node', ...files], { cwd: app, encoding: 'utf8' });
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    }, 180_000);
 
     it('is that Node', () => {
       expect(execFileSync(FLOOR_NODE, ['--version'], { encoding: 'utf8' }).trim()).toBe(`v${FLOOR_VERSION}`);
@@ -199,6 +212,37 @@ const FAKE_ADAPTER = `const fake = {
   buildInvocation: async (ctx) => ({ args: [], stdin: ctx.prompt, env: {} }),
   createTranslator: () => ({ translate: (record) => record.type === 'done' ? [{ type: 'done', status: 'success', text: record.text, raw: record }] : [] }),
 };`;
+
+/** Typed uses of the package, as an ES module; the `@ts-expect-error` fails if the types were `any`. */
+const TYPED_ESM_APP = `import { createPool, run, tool, type CoderStreamEvent, type RunResult } from 'coderline';
+import { startFakeModel } from 'coderline/testing';
+import { z } from 'zod';
+const result = await run('claude', 'x', { outputSchema: z.object({ ok: z.boolean() }) });
+const ok: boolean | undefined = result.output?.ok;
+// @ts-expect-error: a status is a string
+const wrong: number = result.status;
+const echo = tool({ name: 'echo', description: 'd', input: z.object({ text: z.string() }), handler: ({ text }) => text });
+const pooled: RunResult<unknown, string> = await createPool(2).run('codex', 'x', { tools: [echo] });
+const textOf = (event: CoderStreamEvent) => (event.type === 'message' ? event.text : '');
+void ok; void wrong; void pooled; void textOf; void startFakeModel;
+`;
+
+/** The same as a CommonJS module. */
+const TYPED_CJS_APP = `import coderline = require('coderline');
+import testing = require('coderline/testing');
+import zod = require('zod');
+const { z } = zod;
+async function main(): Promise<void> {
+  const result = await coderline.run('claude', 'x', { outputSchema: z.object({ ok: z.boolean() }) });
+  const ok: boolean | undefined = result.output?.ok;
+  // @ts-expect-error: a status is a string
+  const wrong: number = result.status;
+  const echo = coderline.tool({ name: 'echo', description: 'd', input: z.object({ text: z.string() }), handler: ({ text }) => text });
+  const pooled: coderline.RunResult<unknown, string> = await coderline.createPool(2).run('codex', 'x', { tools: [echo] });
+  void ok; void wrong; void pooled; void testing.startFakeModel;
+}
+void main;
+`;
 
 /** A small app: an adapter for the fake CLI, one structured-output run, one invalid option. */
 function bundledApp(): string {
