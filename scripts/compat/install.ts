@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderName } from '../../src/events.js';
 import { builtInAdapters } from '../../src/registry.js';
+import { nestedNpmEnv } from '../npm-env.js';
 import type { SweptVersion } from './data.js';
 
 export const cacheRoot = process.env.CODERLINE_COMPAT_CACHE ?? join(homedir(), '.cache', 'coderline-compat');
@@ -32,10 +33,8 @@ export function ensureInstalled(cli: ProviderName, entry: SweptVersion): string 
   mkdirSync(dir, { recursive: true });
   const manifest = { name: `coderline-compat-${cli}-${entry.version}`, private: true, dependencies: { [entry.package]: entry.version } };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  // npm_config_* of an `npm run` would point this npm at the repository's prefix.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   console.error(`installing ${entry.package}@${entry.version} → ${dir}`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env: nestedNpmEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
   if (!existsSync(binary)) throw new Error(`${entry.package}@${entry.version} installed no ${builtInAdapters[cli].binary} executable`);
   return binary;
 }

@@ -6,17 +6,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nestedNpmEnv } from '../../scripts/npm-env.js';
 import { FAKE_CLI } from '../support/fake-adapter.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 type Conditions = { import: { types: string; default: string }; require: { types: string; default: string } };
-const exportsMap = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports: Record<string, Conditions | string> }).exports;
-const entries = Object.entries(exportsMap).filter((entry): entry is [string, Conditions] => typeof entry[1] !== 'string');
+type Dependencies = Record<string, string>;
+const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
+  exports: Record<string, Conditions | string>;
+  engines: { node: string };
+  dependencies: Dependencies;
+  peerDependencies: Dependencies;
+  devDependencies: Dependencies;
+};
+const entries = Object.entries(manifest.exports).filter((entry): entry is [string, Conditions] => typeof entry[1] !== 'string');
 const FLOOR_NODE = `${root}test/runtime/node-floor/node_modules/node/bin/node`;
-/** Under `npm test`, npm_config_* variables (the root's prefix, say) would redirect a nested npm. */
-const npmEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 /** `engines.node` is a `>=` range: its version is the floor. */
-const FLOOR_VERSION = /^>=(\d+\.\d+\.\d+)$/.exec((JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { engines: { node: string } }).engines.node)![1]!;
+const FLOOR_VERSION = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines.node)![1]!;
 
 describe('the built package', () => {
   // Type declarations take most of the build: minutes on a loaded machine.
@@ -29,16 +35,6 @@ describe('the built package', () => {
     expect(files.filter((file) => !existsSync(`${root}${file}`))).toEqual([]);
   });
 
-  it.each(entries.map(([subpath]) => subpath))('"%s" loads with import() and with require()', (subpath) => {
-    const specifier = subpath === '.' ? 'coderline' : `coderline/${subpath.slice(2)}`;
-    // The package resolves itself by name (self-reference through the exports map).
-    const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: root, encoding: 'utf8' });
-    const cjs = execFileSync(process.execPath, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: root, encoding: 'utf8' });
-    expect(esm.trim()).not.toBe('');
-    expect(cjs.trim()).toBe(esm.trim());
-    if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
-  });
-
   // The package as an app gets it: packed, installed into an app of its own (from npm's cache where it
   // can be), and run on the oldest Node `engines` admits. There an ES module loaded by require()
   // fails (before Node 20.19), so nothing the CommonJS build loads, at once or later (a pool's queue,
@@ -47,12 +43,11 @@ describe('the built package', () => {
     let app = '';
     beforeAll(() => {
       app = mkdtempSync(join(tmpdir(), 'coderline-installed-'));
-      const tarball = execFileSync('npm', ['pack', '--pack-destination', app, '--silent'], { cwd: root, env: npmEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
+      const tarball = execFileSync('npm', ['pack', '--pack-destination', app, '--silent'], { cwd: root, env: nestedNpmEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
       // The optional peers too, for coderline/queue and coderline/otel; the versions this repository tests.
-      const { devDependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { devDependencies: Record<string, string> };
-      const alongside = ['zod', 'bullmq', 'ioredis', '@opentelemetry/api', '@types/node'].map((name) => `${name}@${devDependencies[name]}`);
-      execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, ...alongside], { cwd: app, env: npmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
+      const alongside = ['zod', 'bullmq', 'ioredis', '@opentelemetry/api', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name]}`);
+      execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, ...alongside], { cwd: app, env: nestedNpmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
     }, 300_000);
     afterAll(() => rmSync(app, { recursive: true, force: true }));
 
@@ -73,15 +68,16 @@ describe('the built package', () => {
       expect(execFileSync(FLOOR_NODE, ['--version'], { encoding: 'utf8' }).trim()).toBe(`v${FLOOR_VERSION}`);
     });
 
-    it('every entry loads with import() and with require(), with the same exports', () => {
-      expect(execFileSync(FLOOR_NODE, ['-p', `require.resolve('coderline')`], { cwd: app, encoding: 'utf8' })).toContain(join(app, 'node_modules', 'coderline', 'dist'));
-      for (const [subpath] of entries) {
-        const specifier = subpath === '.' ? 'coderline' : `coderline/${subpath.slice(2)}`;
-        const esm = execFileSync(FLOOR_NODE, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: app, encoding: 'utf8' });
-        const cjs = execFileSync(FLOOR_NODE, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: app, encoding: 'utf8' });
-        expect(esm.trim(), subpath).not.toBe('');
-        expect(cjs.trim(), subpath).toBe(esm.trim());
-      }
+    // Every entry, on that Node and on the suite's.
+    const nodes = [[`Node ${FLOOR_VERSION}`, FLOOR_NODE], [`the suite's Node (${process.version})`, process.execPath]] as const;
+    it.each(entries.flatMap(([subpath]) => nodes.map(([label, node]) => [subpath, label, node] as const)))('"%s" loads with import() and with require(), with the same exports, on %s', (subpath, _label, node) => {
+      expect(execFileSync(node, ['-p', `require.resolve('coderline')`], { cwd: app, encoding: 'utf8' })).toContain(join(app, 'node_modules', 'coderline', 'dist'));
+      const specifier = subpath === '.' ? 'coderline' : `coderline/${subpath.slice(2)}`;
+      const esm = execFileSync(node, ['--input-type=module', '-e', `const m = await import('${specifier}'); console.log(Object.keys(m).sort().join(','))`], { cwd: app, encoding: 'utf8' });
+      const cjs = execFileSync(node, ['-e', `console.log(Object.keys(require('${specifier}')).sort().join(','))`], { cwd: app, encoding: 'utf8' });
+      expect(esm.trim()).not.toBe('');
+      expect(cjs.trim()).toBe(esm.trim());
+      if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
     });
 
     it.each([
@@ -131,7 +127,7 @@ describe('the built package', () => {
   // zod left the package: every zod 4 entry point loads its 64 locales, too slow for a cold import
   // (docs/decisions.md). Every package the build imports is a dependency, and every dependency is used.
   it('imports its dependencies and nothing else: no zod', () => {
-    const { dependencies, peerDependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as Record<'dependencies' | 'peerDependencies', Record<string, string>>;
+    const { dependencies, peerDependencies } = manifest;
     const code = readdirSync(`${root}dist`).filter((file) => /\.c?js$/.test(file)).map((file) => readFileSync(`${root}dist/${file}`, 'utf8'));
     // Static imports and exports open a line in the build; dynamic ones and require() name a string alone.
     const specifiers = code.flatMap((text) => [...text.matchAll(/^(?:import|export)\b[^;'"]*?["']([^"']+)["']|\b(?:import|require)\(\s*["']([^"']+)["']\s*\)/gm)].map((match) => match[1] ?? match[2]!));

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copilotBinary, copilotTestHome } from '../../src/testing/copilot-env.js';
+import { nestedNpmEnv } from '../../scripts/npm-env.js';
 import { REDIS_PORT_VARIABLE, startRedis } from './redis.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -17,9 +18,7 @@ const root = join(import.meta.dirname, '..', '..');
 function installRuntime(name: 'node22' | 'node-floor'): void {
   const dir = join(root, 'test', 'runtime', name);
   if (existsSync(join(dir, 'node_modules', 'node', 'bin', 'node'))) return;
-  // Under `npm test`, npm_config_* variables (e.g. the root's local prefix) would redirect this npm.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env: nestedNpmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /**
