@@ -10,6 +10,7 @@ import type { CanUseTool } from './core/permission.js';
 import type { CoderStreamEvent } from './events.js';
 import { isTool, type Tool } from './tool.js';
 import { toolBridgeServerName } from './core/tool-names.js';
+import { isSessionId, sessionIdRule } from './core/ids.js';
 
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
@@ -53,6 +54,7 @@ const m = optionIssueMessage;
 const fn = <T extends (...args: never[]) => unknown>(what: string) => v.custom<T>((value) => typeof value === 'function', `${what} must be a function`);
 const string = once(() => v.string(m));
 const nonEmpty = once(() => v.pipe(v.string(m), v.minLength(1, m)));
+const sessionId = once(() => v.pipe(v.string(m), v.check((value: string) => isSessionId(value), sessionIdRule)));
 const boolean = once(() => v.boolean(m));
 const positiveInt = once(() => v.pipe(v.number(m), v.finite(m), v.integer(m), v.gtValue(0, m)));
 const nonNegativeInt = once(() => v.pipe(v.number(m), v.finite(m), v.integer(m), v.minValue(0, m)));
@@ -134,7 +136,7 @@ const adapterStartFields = fields({
   addDirs: () => optional(stringList(), 'Extra directories the agent may access'),
   allowedTools: () => optional(stringList(), 'Tools allowed without asking (same as permissionPolicy.allow)'),
   permissionPolicy: () => optional(permissionPolicy(), 'Permissions in one place: a mode, plus tools to allow or deny'),
-  sessionId: () => optional(nonEmpty(), 'Id for a new session, chosen by the caller'),
+  sessionId: () => optional(sessionId(), `Id for a new session, chosen by the caller: ${sessionIdRule} (claude and copilot: a UUID). The ids resume() and open() take, and queue jobs' session.resume/fork, follow the same rule`),
   systemPrompt: () => optional(string(), 'Replaces the CLI system prompt'),
   appendSystemPrompt: () => optional(string(), 'Appended to the CLI system prompt'),
   extraArgs: () => optional(stringList(), 'Flags passed to the CLI as given, for what coderline does not model yet; a flag the adapter sets itself is refused by name'),

@@ -5,6 +5,7 @@ import type { RunResult } from '../result.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { Coder, type Limiter, type OutputOf, type Session } from './session.js';
 import { parseOptions } from './validate.js';
+import { checkSessionId } from './ids.js';
 
 /** A new session, or one named by id to resume or fork. */
 export type RunTarget = Exclude<SessionTarget, { kind: 'continue' }>;
@@ -29,10 +30,13 @@ async function sessionOf<P extends string>(coder: Coder<P>, target: RunTarget): 
 }
 
 export async function runOnce<P extends string, O extends OneShotOpts>(adapter: AdapterSpec<P>, prompt: string, options: O | undefined, placement: RunPlacement = {}): Promise<RunResult<OutputOf<O>, P>> {
+  const target = placement.session ?? { kind: 'new' };
+  // Named as a queue job names it, before the coder makes anything.
+  if (target.kind !== 'new') checkSessionId(target.sessionId, `session.${target.kind}`, adapter.name);
   const { start, run } = splitOneShotOptions(parseOptions(optionFields.oneShot, options, `${adapter.name} run options`));
   const coder = new Coder(adapter, start as SharedStartOpts, placement.limiter, placement.stateDir);
   try {
-    const session = await sessionOf(coder, placement.session ?? { kind: 'new' });
+    const session = await sessionOf(coder, target);
     return (await session.run(prompt, run as RunOpts)) as RunResult<OutputOf<O>, P>;
   } finally {
     await coder.close();

@@ -3,11 +3,12 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';
+import { CoderError, FeatureNotSupportedError } from '../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../events.js';
 import type { ResolvedOpts } from '../options.js';
 import type { AdapterSpec, SessionInfo, SessionStoreSpec, StoreContext } from './adapter.js';
 import { asJsonObject, stringOf } from './json.js';
+import { checkSessionId, isSessionId } from './ids.js';
 
 /** A variable as the CLI will see it: extraEnv wins, unsetEnv removes, else the host's. */
 export function cliEnvValue(opts: ResolvedOpts, name: string): string | undefined {
@@ -119,7 +120,8 @@ function storeOf(adapter: AdapterSpec, method: 'listSessions' | 'readSession'): 
 /** Sessions newest first, from the coder's working directory unless `allDirectories`. */
 export async function listStoredSessions(adapter: AdapterSpec, ctx: StoreContext, allDirectories: boolean): Promise<SessionInfo[]> {
   const sessions = await storeOf(adapter, 'listSessions').list(ctx, allDirectories ? undefined : ctx.cwd);
-  return sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  // A store's files are anyone's: a session whose id is no session id (a planted `--last`) is not offered for resume().
+  return sessions.filter((session) => isSessionId(session.id)).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 
 const timeOf = (record: unknown): number => {
@@ -130,7 +132,7 @@ const timeOf = (record: unknown): number => {
 
 /** A stored conversation as events, stamped with the CLI's name and the record's own time (0 when it has none). */
 export async function readStoredSession<P extends string>(adapter: AdapterSpec<P>, ctx: StoreContext, sessionId: string): Promise<CoderStreamEvent<P>[]> {
-  if (typeof sessionId !== 'string' || sessionId === '') throw new InvalidOptionsError(['readSession() needs a session id']);
+  checkSessionId(sessionId, 'readSession()', adapter.name);
   const events = await storeOf(adapter, 'readSession').read(ctx, sessionId);
   if (!events) throw new CoderError('invalid_options', `${adapter.name} has no stored session "${sessionId}" in this coder's store`, { provider: adapter.name });
   return events.map((event) => ({ ...event, provider: adapter.name, ts: timeOf(event.raw) }) as CoderStreamEvent<P>);

@@ -15,6 +15,7 @@ import { LiveSession } from './live.js';
 import { execute, type SessionMemory } from './execute.js';
 import { TempDir } from './temp.js';
 import { checkSupport, parseOptions } from './validate.js';
+import { checkSessionId } from './ids.js';
 
 /** Runs a job when a slot is free (a pool), or at once. */
 export type Limiter = <T>(job: () => Promise<T>) => Promise<T>;
@@ -58,7 +59,7 @@ export class Coder<P extends string = string> {
 
   /** Continues the session with this id. */
   resume(sessionId: string, options?: SharedStartOpts): Session<P> {
-    if (typeof sessionId !== 'string' || sessionId === '') throw new InvalidOptionsError(['resume() needs a session id']);
+    checkSessionId(sessionId, 'resume()', this.adapter.name);
     return new Session(this, this.sessionOptions(options), { kind: 'resume', sessionId });
   }
 
@@ -72,7 +73,8 @@ export class Coder<P extends string = string> {
    * where the CLI has a live mode. Run options that are launch flags (outputSchema, maxTurns …) go
    * here, not to `send()`. `resume` opens the live process on an existing session.
    */
-  open(options?: OneShotOpts, resume?: { sessionId: string }): Promise<LiveSession<P>> {
+  async open(options?: OneShotOpts, resume?: { sessionId: string }): Promise<LiveSession<P>> {
+    if (resume) checkSessionId(resume.sessionId, 'open(options, { sessionId })', this.adapter.name);
     const target: SessionTarget = resume ? { kind: 'resume', sessionId: resume.sessionId } : { kind: 'new' };
     return LiveSession.open(this.adapter, { cwd: this.cwd, coderStateDir: () => this.stateDir() }, { ...this.options, ...options }, target);
   }

@@ -5,6 +5,7 @@ import { requestedFeatures, type OptionFieldTable, type OptionsOf, type Resolved
 import { notAnObjectMessage } from './option-messages.js';
 import type { AdapterSpec, SessionTarget } from './adapter.js';
 import { compareVersions } from './version.js';
+import { checkSessionId } from './ids.js';
 
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -85,6 +86,8 @@ function checkExtraArgs(adapter: AdapterSpec, extraArgs: readonly string[]): voi
 
 /** Throws FeatureNotSupportedError for the first option this CLI cannot honour. */
 export function checkSupport(adapter: AdapterSpec, opts: ResolvedOpts, session: SessionTarget): void {
+  // Every run's target, so an id the CLI printed (a later turn's resume, a fork) is checked as a caller's is.
+  if (session.kind === 'resume' || session.kind === 'fork') checkSessionId(session.sessionId, `the session id to ${session.kind}`, adapter.name);
   for (const feature of requestedFeatures(opts)) {
     if (adapter.capabilities[feature]) continue;
     const hint = adapter.insteadHints?.[feature] ?? `Remove "${feature}" for ${adapter.name}; adapters.md lists which CLIs support it.`;
