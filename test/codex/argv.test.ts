@@ -50,9 +50,9 @@ describe('codex argv', () => {
       codexConfig: { 'model_providers.x.base_url': 'http://127.0.0.1:1/v1', 'model_providers.x.stream_max_retries': 0 },
     });
     const text = args.join(' ');
-    expect(text).toContain('-m gpt-5.5');
+    expect(text).toContain('--model=gpt-5.5');
     expect(text).toContain('-c model_reasoning_effort="high"');
-    expect(text).toContain('--add-dir /a --add-dir /b');
+    expect(text).toContain('--add-dir=/a --add-dir=/b');
     expect(text).toContain('-c sandbox_workspace_write.network_access=true');
     expect(text).toContain('--disable plugins');
     expect(text).toContain('-c web_search="live"');
@@ -82,11 +82,11 @@ describe('codex argv', () => {
     expect(JSON.parse(files['output-schema.json'] ?? '')).toEqual(schema);
   });
 
-  it('sessions: exec flags first, then resume <id> / resume --last / fork <id>, then -', async () => {
-    expect((await build({}, { kind: 'resume', sessionId: 'T1' })).args.slice(-3)).toEqual(['resume', 'T1', '-']);
+  it('sessions: exec flags first, then resume -- <id> / resume --last / fork -- <id>, then -', async () => {
+    expect((await build({}, { kind: 'resume', sessionId: 'T1' })).args.slice(-4)).toEqual(['resume', '--', 'T1', '-']);
     const noStore = { extraEnv: { CODEX_HOME: '/nonexistent/coderline-codex-home' } };
     expect((await build(noStore, { kind: 'continue' })).args.slice(-3)).toEqual(['resume', '--last', '-']);
-    expect((await build({}, { kind: 'fork', sessionId: 'T1' })).args.slice(-3)).toEqual(['fork', 'T1', '-']);
+    expect((await build({}, { kind: 'fork', sessionId: 'T1' })).args.slice(-4)).toEqual(['fork', '--', 'T1', '-']);
     expect((await build({}, { kind: 'resume', sessionId: 'T1' })).args.slice(0, 5)).toEqual(['exec', '--json', '--skip-git-repo-check', '-C', '/work/space']);
   });
 

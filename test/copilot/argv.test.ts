@@ -57,10 +57,10 @@ describe('copilot argv', () => {
     });
     expect(args).toEqual([
       ...base,
-      '--model', 'gpt-x',
+      '--model=gpt-x',
       '--reasoning-effort', 'xhigh',
       '-C', '/work/dir',
-      '--add-dir', '/a', '--add-dir', '/b',
+      '--add-dir=/a', '--add-dir=/b',
       '--allow-tool=shell(git:*)', '--allow-tool=write',
       '--deny-tool=shell(rm)',
     ]);
@@ -83,7 +83,7 @@ describe('copilot argv', () => {
     });
     expect(args.slice(base.length)).toEqual([
       '--mode', 'autopilot',
-      '--agent', 'reviewer',
+      '--agent=reviewer',
       '--allow-url=github.com',
       '--deny-url=evil.example',
       '--available-tools=bash', '--available-tools=view',

@@ -1,7 +1,10 @@
 // Options → `codex exec --json … -` (the prompt always goes on stdin).
+// clap takes no value that starts with `-` after a spaced flag (`-m --x` fails with "a value is
+// required", 0.171.0): caller values go as `--flag=value`, and the session id after `--`, where clap
+// takes whatever follows as positionals (`resume -- --last -` names a thread "--last").
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
-import { repeatedFlag, repeatedFlagJoined } from '../../core/flags.js';
+import { repeatedFlagJoined } from '../../core/flags.js';
 import { isStdioServer, mcpServerEntries, mcpValueVar } from '../../core/mcp-servers.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts, TomlValue } from '../../options.js';
@@ -98,12 +101,13 @@ function sessionArgs(session: SessionTarget): string[] {
     case 'new':
       return ['-'];
     case 'resume':
-      return ['resume', session.sessionId, '-'];
+      // The core has checked the id (core/ids.ts); `--` keeps it a positional whatever it holds.
+      return ['resume', '--', session.sessionId, '-'];
     case 'continue':
       // Picks the newest thread recorded for this cwd (checked to exist before the run).
       return ['resume', '--last', '-'];
     case 'fork':
-      return ['fork', session.sessionId, '-'];
+      return ['fork', '--', session.sessionId, '-'];
   }
 }
 
@@ -154,9 +158,9 @@ export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invo
   const { opts } = ctx;
   if (ctx.session.kind === 'continue') await checkLatestExists(ctx);
   const args = ['exec', '--json', '--skip-git-repo-check', '-C', ctx.cwd];
-  if (opts.model) args.push('-m', opts.model);
+  if (opts.model) args.push(`--model=${opts.model}`);
   args.push(...sandboxFlags(opts));
-  args.push(...repeatedFlag('--add-dir', opts.addDirs));
+  args.push(...repeatedFlagJoined('--add-dir', opts.addDirs));
   if (opts.codexDisablePlugins) args.push('--disable', 'plugins');
   if (opts.codexEphemeral) args.push('--ephemeral');
   if (opts.codexIgnoreUserConfig) args.push('--ignore-user-config');

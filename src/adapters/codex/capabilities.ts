@@ -4,11 +4,11 @@ import type { CapabilityTable } from '../../core/adapter.js';
 import type { FeatureName } from '../../options.js';
 
 export const codexCapabilities: CapabilityTable = {
-  model: { level: 'native', how: '-m <model>' },
+  model: { level: 'native', how: '--model=<model>' },
   reasoningEffort: { level: 'native', how: '-c model_reasoning_effort="<v>" (none, minimal, low, medium, high, xhigh)' },
   codexReasoningEffort: { level: 'native', how: 'legacy alias of reasoningEffort: -c model_reasoning_effort="<v>"' },
   workingDirectory: { level: 'native', how: '-C <dir> plus the process cwd' },
-  addDirs: { level: 'native', how: '--add-dir <dir>, once per directory' },
+  addDirs: { level: 'native', how: '--add-dir=<dir>, once per directory' },
   'permissionPolicy.mode=plan': { level: 'native', how: '--sandbox read-only' },
   'permissionPolicy.mode=bypass': { level: 'native', how: '--dangerously-bypass-approvals-and-sandbox' },
   codexSandbox: { level: 'native', how: '--sandbox <v> (default: workspace-write)' },

@@ -14,7 +14,8 @@ export const baseArgs = ['--output-format', 'json', '--no-ask-user'] as const;
 
 /**
  * The list flags (`--allow-tool [<tools>...]` and friends) are variadic: `--flag=value`, once per
- * value, keeps each value bound to its flag whatever follows.
+ * value, keeps each value bound to its flag whatever follows. Single-value flags take caller values
+ * as `--flag=value` too: a spaced value that starts with `-` is refused ("a value is required", 1.0.102).
  */
 function repeated(flag: string, values: readonly string[] | undefined): string[] {
   return (values ?? []).map((value) => `${flag}=${value}`);
@@ -120,10 +121,11 @@ function hasUsageFile(version: string | undefined): boolean {
 export async function copilotOptions(ctx: InvocationContext): Promise<{ args: string[]; env: Record<string, string> }> {
   const { opts } = ctx;
   const args: string[] = [];
-  if (opts.model) args.push('--model', opts.model);
+  if (opts.model) args.push(`--model=${opts.model}`);
   if (opts.reasoningEffort) args.push('--reasoning-effort', opts.reasoningEffort);
+  // Absolute (resolved by the core): never read as a flag.
   if (opts.workingDirectory) args.push('-C', ctx.cwd);
-  for (const dir of opts.addDirs ?? []) args.push('--add-dir', dir);
+  args.push(...repeated('--add-dir', opts.addDirs));
 
   const mode = modeOf(opts);
   if (mode) args.push('--mode', mode);
@@ -132,7 +134,7 @@ export async function copilotOptions(ctx: InvocationContext): Promise<{ args: st
   args.push(...repeated('--allow-tool', allowed));
   args.push(...repeated('--deny-tool', opts.permissionPolicy?.deny));
 
-  if (opts.copilotAgent) args.push('--agent', opts.copilotAgent);
+  if (opts.copilotAgent) args.push(`--agent=${opts.copilotAgent}`);
   args.push(...repeated('--allow-url', opts.copilotAllowUrls));
   args.push(...repeated('--deny-url', opts.copilotDenyUrls));
   args.push(...repeated('--available-tools', opts.copilotAvailableTools));

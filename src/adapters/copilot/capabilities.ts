@@ -5,11 +5,11 @@ import type { CapabilityTable } from '../../core/adapter.js';
 import type { FeatureName } from '../../options.js';
 
 export const copilotCapabilities: CapabilityTable = {
-  model: { level: 'native', how: '--model <id>' },
+  model: { level: 'native', how: '--model=<id>' },
   extraArgs: { level: 'native', how: 'added before the session flags; flags the adapter sets itself are refused' },
   reasoningEffort: { level: 'native', how: '--reasoning-effort <none|minimal|low|medium|high|xhigh|max>' },
   workingDirectory: { level: 'native', how: '-C <dir> plus the process cwd' },
-  addDirs: { level: 'native', how: '--add-dir <dir>, once per directory' },
+  addDirs: { level: 'native', how: '--add-dir=<dir>, once per directory' },
   allowedTools: { level: 'native', how: '--allow-tool=<rule>, once per rule (e.g. shell(git:*), write)' },
   'permissionPolicy.allow': { level: 'native', how: '--allow-tool=<rule>, once per rule' },
   'permissionPolicy.deny': { level: 'native', how: '--deny-tool=<rule>, once per rule (a denied call fails, the run goes on)' },
@@ -18,7 +18,7 @@ export const copilotCapabilities: CapabilityTable = {
   sessionId: { level: 'native', how: '--session-id=<uuid> (must be a UUID; resumes the session when it exists)' },
   isolation: { level: 'native', how: "'strict': COPILOT_HOME = a private dir per coder (config, sessions, MCP config)" },
   copilotMode: { level: 'native', how: '--mode <interactive|plan|autopilot>' },
-  copilotAgent: { level: 'native', how: '--agent <name> (an unknown agent exits 1)' },
+  copilotAgent: { level: 'native', how: '--agent=<name> (an unknown agent exits 1)' },
   copilotAllowUrls: { level: 'native', how: '--allow-url=<url>, once per URL' },
   copilotDenyUrls: { level: 'native', how: '--deny-url=<url>, once per URL' },
   copilotAvailableTools: { level: 'native', how: '--available-tools=<tool>, once per tool (then copilotExcludedTools is ignored)' },

@@ -1,5 +1,7 @@
 // Options → the `pi` command line. The prompt goes on stdin (pi reads a non-TTY stdin to EOF before
 // it starts, then takes it as the first message), never on argv.
+// Values stay spaced (`--model <value>`): pi's parser takes the argument after each of its value flags
+// whatever it starts with (1.6.0 parseArgs), and reads `--flag=value` as an unknown extension flag.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { isStdioServer, mcpServerEntries, type McpServerConfig } from '../../core/mcp-servers.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';

@@ -2,7 +2,7 @@
 // @mariozechner/pi-coding-agent 0.73+), driven as `pi --mode json --print` with the prompt on stdin.
 import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
 import { isPdf } from '../../core/attachments.js';
-import { FeatureNotSupportedError, type ErrorCode } from '../../errors.js';
+import { FeatureNotSupportedError, InvalidOptionsError, type ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
 import { piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
 import { piDocs } from './docs.js';
@@ -47,8 +47,13 @@ export const piAdapter: AdapterSpec<'pi'> = {
   ownedFlags: piOwnedFlags,
   valueSince: (opts) => (opts.reasoningEffort === 'max' ? { option: "reasoningEffort 'max'", since: THINKING_MAX_SINCE } : undefined),
   insteadHints: piInsteadHints,
-  // pi inlines an @file as text, a PDF's bytes too: the model would read raw PDF syntax.
-  validate(opts) {
+  validate(opts, session) {
+    // pi reads a --session / --fork value ending in .jsonl as a file path (from its cwd) and writes the
+    // session there (1.6.0, resolveSessionPath); the core's id rule already keeps `/` out.
+    if ((session.kind === 'resume' || session.kind === 'fork') && session.sessionId.endsWith('.jsonl')) {
+      throw new InvalidOptionsError([`the session id to ${session.kind}: "${session.sessionId}" ends in .jsonl, which pi opens as a file path, not an id`], 'pi');
+    }
+    // pi inlines an @file as text, a PDF's bytes too: the model would read raw PDF syntax.
     const pdf = opts.files?.find(isPdf);
     if (pdf) throw new FeatureNotSupportedError('pi', 'files', `pi reads "${pdf}" as plain text (it has no PDF attachments); extract its text into a .txt or .md file and attach that.`);
   },
