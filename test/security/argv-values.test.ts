@@ -106,3 +106,11 @@ describe('argv values that look like flags stay values', () => {
     expect(() => checkSupport(piAdapter, {}, { kind: 'resume', sessionId: 'jsonl' })).not.toThrow();
   });
 });
+
+describe('config keys that look like flags', () => {
+  it('codex: a codexConfig key that starts with - is refused (it would open the -c value)', () => {
+    // The attacker names a config key "--dangerously-bypass-approvals-and-sandbox" (a job's codexConfig).
+    expect(() => checkSupport(codexAdapter, { codexConfig: { '--dangerously-bypass-approvals-and-sandbox': true } }, { kind: 'new' })).toThrow(/codexConfig key "--dangerously-bypass-approvals-and-sandbox": a config key cannot start with "-"/);
+    expect(() => checkSupport(codexAdapter, { codexConfig: { 'model_providers.x.base_url': 'http://127.0.0.1:1' } }, { kind: 'new' })).not.toThrow();
+  });
+});

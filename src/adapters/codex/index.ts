@@ -1,6 +1,6 @@
 // The Codex CLI (`codex exec --json`) as an AdapterSpec.
 import type { AdapterSpec } from '../../core/adapter.js';
-import { CoderError } from '../../errors.js';
+import { CoderError, InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { buildCodexInvocation } from './argv.js';
 import { codexCapabilities, codexInsteadHints, codexOwnedFlags } from './capabilities.js';
@@ -19,6 +19,9 @@ function validateCodexOpts(opts: ResolvedOpts): void {
   if (effort !== undefined && !CODEX_EFFORTS.has(effort)) {
     throw new CoderError('invalid_options', `codex: reasoningEffort "${effort}" is not a Codex level; use one of ${[...CODEX_EFFORTS].join(', ')}.`, { provider: 'codex' });
   }
+  // Each key opens a `-c` value, and clap reads a value that starts with `-` as a flag (0.171.0 exits 2).
+  const flagKey = Object.keys(opts.codexConfig ?? {}).find((key) => key.startsWith('-'));
+  if (flagKey !== undefined) throw new InvalidOptionsError([`codexConfig key ${JSON.stringify(flagKey)}: a config key cannot start with "-"`], 'codex');
   const plan = opts.permissionPolicy?.mode === 'plan';
   if (plan && opts.codexSandbox !== undefined && opts.codexSandbox !== 'read-only') {
     throw new CoderError('invalid_options', `codex: permissionPolicy.mode "plan" means --sandbox read-only, but codexSandbox is "${opts.codexSandbox}".`, { provider: 'codex' });
