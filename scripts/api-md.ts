@@ -65,6 +65,8 @@ Defaults for every session the coder starts. The working directory is fixed when
 - \`coder.open(options?, { sessionId }?)\` → \`Promise<LiveSession>\`: a live session, one CLI process for many turns (see [live.md](live.md)); \`options\` takes start options and the run options that are launch flags; with \`{ sessionId }\` the process continues that session. \`FeatureNotSupportedError\` where the CLI has no live mode.
 - \`coder.close()\` → \`Promise<void>\`: removes the coder's private state (e.g. an isolated config dir).
 
+Session ids — of \`resume()\`, \`open(options, { sessionId })\`, \`readSession()\`, the \`sessionId\` option and a queue job's \`session.resume\` / \`session.fork\` — are 1 to 256 letters, digits, \`.\`, \`_\` or \`-\`, starting and ending with a letter or digit: what the CLIs make (UUIDs; pi's are UUIDv7) and what pi takes for a chosen id. Any other value (one that starts with \`-\` like \`--last\`, holds whitespace or control characters, a path, an empty string) is an \`InvalidOptionsError\` naming where it came from, before anything starts; so is an id a CLI printed that breaks the rule, at the next turn or fork, and \`listSessions()\` leaves out stored sessions whose ids break it. Claude and Copilot take only a UUID for a new session's \`sessionId\`; pi refuses a resumed or forked id that ends in \`.jsonl\` (pi would open it as a file). Each CLI then looks the id up its own way: Codex also by thread name, Copilot by a 7+ character prefix or a session name, pi by a prefix (in this directory's sessions, then every directory's) — an app that lets users name sessions should pass full ids it got from \`RunResult.sessionId\` or \`listSessions()\`.
+
 ### \`Session\`
 
 - \`session.id\`: the CLI's session id once known.

@@ -1,5 +1,5 @@
 // Passthrough on the real `codex` binary against the fake Responses server: a flag coderline does not
-// model (extraArgs) reaches the CLI, also before `resume <id> -`; codexConfig values that are tables
+// model (extraArgs) reaches the CLI, also before `resume -- <id> -`; codexConfig values that are tables
 // and arrays are read by the CLI as TOML.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ async function setup(script: Script): Promise<{ model: FakeModel; opts: SharedSt
   return { model, cwd, opts: { ...(await model.env('codex')), workingDirectory: cwd } };
 }
 
-it('extraArgs: --output-last-message writes the answer to a file, placed before `resume <id> -`', async () => {
+it('extraArgs: --output-last-message writes the answer to a file, placed before `resume -- <id> -`', async () => {
   const { cwd, opts } = await setup([{ text: 'First answer.' }, { text: 'Second answer.' }]);
   const coder = createCoder(codexAdapter, opts);
   cleanupAfterTest(() => coder.close());

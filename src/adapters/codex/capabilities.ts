@@ -26,7 +26,7 @@ export const codexCapabilities: CapabilityTable = {
   tools: { level: 'native', how: '-c mcp_servers.coderline.{url, bearer_token_env_var, default_tools_approval_mode="approve", required=true, startup_timeout_sec=60} (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret)' },
   mcpServers: { level: 'native', how: '-c mcp_servers.<name>.{command, args, env_vars | url, env_http_headers} + default_tools_approval_mode="approve", required=true; env and header values go through Codex\'s environment, never argv' },
   codexConfig: { level: 'native', how: '-c <key>=<value>, once per key, the value as TOML (strings quoted, arrays, inline tables)' },
-  extraArgs: { level: 'native', how: 'added before the session arguments (`-`, `resume <id> -`); flags the adapter sets itself are refused' },
+  extraArgs: { level: 'native', how: 'added before the session arguments (`-`, `resume -- <id> -`); flags the adapter sets itself are refused' },
   // `--image FILE` takes several values and would swallow the `-` that reads the prompt from stdin.
   codexImages: { level: 'native', how: '--image=<file>, once per image' },
   images: { level: 'native', how: '--image=<file>, once per image (codexImages is the legacy spelling; both are attached); live sessions: a localImage input item per image in turn/start. A missing file is refused before the run' },

@@ -4,9 +4,9 @@ import type { AdapterDocs } from '../../core/adapter.js';
 export const codexDocs: AdapterDocs = {
   invocation: 'codex exec --json --skip-git-repo-check -C <cwd> … -  (prompt on stdin)',
   sessions: {
-    resume: 'exec … resume <id> - (run in the original working directory, provider settings passed again)',
+    resume: 'exec … resume -- <id> - (run in the original working directory, provider settings passed again)',
     resumeLatest: 'exec … resume --last - (refused before spawning when no thread was recorded for this directory: the CLI would silently start a new one)',
-    fork: 'exec … fork <id> -',
+    fork: 'exec … fork -- <id> -',
     history: "$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl; title: the first prompt; a resumed thread's usage so far from its last token_count",
   },
   notes: [
