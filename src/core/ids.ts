@@ -11,6 +11,11 @@ const sessionIdPattern = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,254}[A-Za-z0-9])?$/;
 /** What an accepted session id is, as error messages and the option docs say it. */
 export const sessionIdRule = 'a session id is 1 to 256 letters, digits, ".", "_" or "-", starting and ending with a letter or digit';
 
+/** A UUID, any version, either case: the only new-session id claude and copilot take. */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
 export function isSessionId(value: unknown): value is string {
   return typeof value === 'string' && sessionIdPattern.test(value);
 }

@@ -4,6 +4,7 @@
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { repeatedFlagJoined } from '../../core/flags.js';
+import { isUuid } from '../../core/ids.js';
 import { readAttachments, type Attachments } from '../../core/attachments.js';
 import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
@@ -12,8 +13,6 @@ import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 
 /** Effort levels `--effort` accepts (2.1.197 and 2.1.332). */
 const claudeEfforts: readonly ReasoningEffort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The permission mode to pass, from `permissionMode` or `permissionPolicy.mode` (they must agree). */
 export function permissionModeOf(opts: ResolvedOpts): string | undefined {
@@ -47,7 +46,7 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
       issues.push(`permissionMode "${opts.permissionMode}" contradicts permissionPolicy.mode "${policyMode}"`);
     }
   }
-  if (opts.sessionId !== undefined && !uuidPattern.test(opts.sessionId)) {
+  if (opts.sessionId !== undefined && !isUuid(opts.sessionId)) {
     issues.push(`sessionId must be a UUID for claude (got "${opts.sessionId}")`);
   }
   if (opts.sessionId !== undefined && session.kind !== 'new' && session.kind !== 'fork') {

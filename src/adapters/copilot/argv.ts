@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { isStdioServer, mcpServerEntries, mcpValueVar, valuesByReference, type McpServerConfig } from '../../core/mcp-servers.js';
+import { isUuid } from '../../core/ids.js';
 import { compareVersions } from '../../core/version.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
@@ -27,12 +28,10 @@ function modeOf(opts: ResolvedOpts): string | undefined {
   return opts.permissionPolicy?.mode === 'plan' ? 'plan' : undefined;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarget): void {
   const issues: string[] = [];
   // copilot 1.0.102 only creates a session under a UUID; anything else must name an existing one.
-  if (opts.sessionId && session.kind === 'new' && !uuidPattern.test(opts.sessionId)) {
+  if (opts.sessionId && session.kind === 'new' && !isUuid(opts.sessionId)) {
     issues.push(`sessionId "${opts.sessionId}" must be a UUID for Copilot`);
   }
   const policyMode = opts.permissionPolicy?.mode;
