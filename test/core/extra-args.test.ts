@@ -1,6 +1,9 @@
 // extraArgs is guarded by each adapter's ownedFlags: the list must name every flag its invocation
 // builder can emit, so a caller cannot pass a second --output-format or a session flag behind its back.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tomlInline } from '../../src/adapters/codex/argv.js';
 import type { SessionTarget } from '../../src/core/adapter.js';
 import { FeatureNotSupportedError, InvalidOptionsError, run, type ProviderName, type SharedStartOpts } from '../../src/index.js';
@@ -8,6 +11,10 @@ import { builtInAdapters } from '../../src/registry.js';
 
 const sessions: SessionTarget[] = [{ kind: 'new' }, { kind: 'resume', sessionId: 'id-1' }, { kind: 'fork', sessionId: 'id-1' }];
 const uuid = '0b7d5a3e-0c1f-4d7e-9a57-7d1a4f3c2b10';
+/** pi resumes and forks only a session its store holds: one for id-1. */
+const piSessionDir = mkdtempSync(join(tmpdir(), 'coderline-extra-args-pi-'));
+writeFileSync(join(piSessionDir, '2026-01-01T00-00-00-000Z_id-1.jsonl'), '');
+afterAll(() => rmSync(piSessionDir, { recursive: true, force: true }));
 
 /** As many flags as each builder can emit at once (contradicting options are split in two sets). */
 const maximal: Record<ProviderName, SharedStartOpts[]> = {
@@ -23,8 +30,8 @@ const maximal: Record<ProviderName, SharedStartOpts[]> = {
     { permissionPolicy: { mode: 'bypass' } },
   ],
   pi: [
-    { piProvider: 'p', model: 'm', piModels: ['a'], reasoningEffort: 'high', allowedTools: ['read'], permissionPolicy: { deny: ['bash'] }, systemPrompt: 's', appendSystemPrompt: 'a', piNoSession: true, piSessionDir: '/s', piNoContextFiles: true, piNoExtensions: true, piNoSkills: true, piNoPromptTemplates: true, sessionId: uuid },
-    { permissionPolicy: { mode: 'plan' } },
+    { piProvider: 'p', model: 'm', piModels: ['a'], reasoningEffort: 'high', allowedTools: ['read'], permissionPolicy: { deny: ['bash'] }, systemPrompt: 's', appendSystemPrompt: 'a', piNoSession: true, piSessionDir, piNoContextFiles: true, piNoExtensions: true, piNoSkills: true, piNoPromptTemplates: true, sessionId: uuid },
+    { permissionPolicy: { mode: 'plan' }, piSessionDir },
   ],
 };
 

@@ -6,10 +6,14 @@
 // copilot 1.0.102 take `--flag=value` whatever the value starts with, and refuse a spaced value that
 // starts with `-` ("a value is required"); pi 1.6.0 takes the argument after each of its value flags
 // whatever it is, and has no `--flag=value` for them. Real-binary proofs: session-ids.e2e.test.ts.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
+import { piArgs } from '../../src/adapters/pi/argv.js';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import type { AdapterSpec, SessionTarget } from '../../src/core/adapter.js';
 import { checkSupport } from '../../src/core/validate.js';
@@ -90,7 +94,8 @@ describe('argv values that look like flags stay values', () => {
       permissionPolicy: { deny: [`${FLAG}-deny`] },
     };
     for (const session of [{ kind: 'new' }, { kind: 'resume', sessionId: FLAG }, { kind: 'fork', sessionId: FLAG }] as const) {
-      const args = await argsOf(piAdapter, opts, session);
+      // A resume's invocation looks the id up in the store first (below): the flags alone here.
+      const args = session.kind === 'new' ? await argsOf(piAdapter, opts, session) : piArgs(opts, session);
       const loose = args.flatMap((arg, index) => (arg.startsWith(FLAG) && !valueFlags.has(args[index - 1]!) ? [arg] : []));
       expect(loose).toEqual([]);
       expect(args).toContain(`@${FLAG}-images`);
@@ -104,6 +109,23 @@ describe('argv values that look like flags stay values', () => {
       expect(() => checkSupport(piAdapter, {}, session)).toThrow(/ends in \.jsonl, which pi opens as a file path/);
     }
     expect(() => checkSupport(piAdapter, {}, { kind: 'resume', sessionId: 'jsonl' })).not.toThrow();
+  });
+});
+
+describe('pi: an id is not a prefix', () => {
+  it('resume/fork of an id the store does not hold exactly fails before pi starts (pi would take it as a prefix)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'coderline-pi-sessions-'));
+    try {
+      const id = '01a23d18-1bf3-7253-8a1d-9876c2e74d0d';
+      writeFileSync(join(dir, `2026-12-03T18-00-00-000Z_${id}.jsonl`), '');
+      // The attacker: resume("0"), which pi 1.6.0 ran as the newest session whose id starts with "0".
+      for (const session of [{ kind: 'resume', sessionId: '0' }, { kind: 'fork', sessionId: id.slice(0, 8) }] as const) {
+        await expect(argsOf(piAdapter, { piSessionDir: dir }, session)).rejects.toMatchObject({ code: 'invalid_options', message: expect.stringContaining(`pi found no session "${session.sessionId}"`) });
+      }
+      expect(await argsOf(piAdapter, { piSessionDir: dir }, { kind: 'resume', sessionId: id })).toEqual(expect.arrayContaining(['--session', id]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -103,6 +103,24 @@ describe('pi (real binary): an id pi would open as a path', () => {
     expect(existsSync(join(cwd, 'notes.jsonl'))).toBe(false);
     expect(starts(log)).toEqual([]);
   });
+
+  it('resume() of a prefix fails before pi starts; before, pi 1.6.0 continued the newest session whose id starts with it', async () => {
+    const { fake, opts, log } = await setup('pi');
+    const coder = createCoder(piAdapter, opts);
+    cleanupAfterTest(() => coder.close());
+    const first = await coder.start().run('Say something.');
+    expect(first.status).toBe('success');
+    const startsBefore = starts(log).length;
+    // The attacker: resume("0") — every UUIDv7 starts with 0 — to continue whichever session is there.
+    for (const prefix of ['0', first.sessionId!.slice(0, 8)]) {
+      await expect(coder.resume(prefix).run('x')).rejects.toMatchObject({ code: 'invalid_options', message: expect.stringContaining(`pi found no session "${prefix}"`) });
+    }
+    expect(starts(log)).toHaveLength(startsBefore);
+    expect(fake.requests).toHaveLength(1);
+    // And the live process likewise.
+    await expect(coder.open({}, { sessionId: '0' })).rejects.toMatchObject({ code: 'invalid_options' });
+    expect(starts(log)).toHaveLength(startsBefore);
+  });
 });
 
 describe('values that look like flags reach the real binaries as values', () => {

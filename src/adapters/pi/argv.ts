@@ -6,9 +6,11 @@ import type { Invocation, InvocationContext, SessionTarget } from '../../core/ad
 import { isStdioServer, mcpServerEntries, type McpServerConfig } from '../../core/mcp-servers.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
+import { CoderError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 import { PI_READ_ONLY_TOOLS } from './capabilities.js';
 import { piBridgedToolNames } from './translate.js';
+import { piSessionFile } from './store.js';
 
 /** The variable the tool bridge's secret reaches pi in (the extension takes it out of pi's environment). */
 export const toolBridgeSecretVar = 'CODERLINE_TOOL_BRIDGE_SECRET';
@@ -165,8 +167,29 @@ function invocation(ctx: InvocationContext, mode: PiMode, mcp?: { extension: str
   };
 }
 
-/** Synchronous without MCP servers; with tools or mcpServers, the extension file is written first. */
+/**
+ * pi takes `--session`/`--fork` as an id *or a prefix*: with no exact match it continues the first
+ * session whose id starts with the value (1.6.0: resume("0") continued the newest UUIDv7 session of
+ * the directory). Only an id the store holds exactly is passed; any other fails before pi starts.
+ */
+async function checkStoredSession(ctx: InvocationContext, sessionId: string): Promise<void> {
+  const { file, dir } = await piSessionFile(ctx, sessionId);
+  if (file) return;
+  throw new CoderError(
+    'invalid_options',
+    `pi found no session "${sessionId}" in its session dir ${dir} (resume and fork take a whole id: pi itself would take it as a prefix of another session's)`,
+    { provider: 'pi' },
+  );
+}
+
+/** Synchronous for a new session without MCP servers; a resume or fork checks the store first, tools or mcpServers write the extension file. */
 export function buildPiInvocation(ctx: InvocationContext, mode: PiMode = 'json'): Invocation | Promise<Invocation> {
+  const { session } = ctx;
+  if (session.kind === 'resume' || session.kind === 'fork') return checkStoredSession(ctx, session.sessionId).then(() => buildChecked(ctx, mode));
+  return buildChecked(ctx, mode);
+}
+
+function buildChecked(ctx: InvocationContext, mode: PiMode): Invocation | Promise<Invocation> {
   const bridge = ctx.toolBridge;
   if (!bridge && !mcpServerEntries(ctx.opts).length) return invocation(ctx, mode);
   return ctx.writeTempFile('coderline-tool-bridge.mjs', mcpExtension(bridge, ctx.opts)).then((extension) =>

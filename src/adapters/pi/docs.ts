@@ -4,9 +4,9 @@ import type { AdapterDocs } from '../../core/adapter.js';
 export const piDocs: AdapterDocs = {
   invocation: 'pi --mode json --print …  (prompt on stdin, stdin closed; PI_OFFLINE=1 unless extraEnv sets it)',
   sessions: {
-    resume: '--session <id> (an id ending in .jsonl is refused: pi would open it as a file path)',
+    resume: '--session <id>: a whole id the store holds (pi would take a prefix, or a value ending in .jsonl as a file path)',
     resumeLatest: '--continue (the latest session of the working directory)',
-    fork: '--fork <id>: a new session id with the history copied',
+    fork: '--fork <id> (a whole id the store holds): a new session id with the history copied',
     history: 'piSessionDir, PI_CODING_AGENT_SESSION_DIR or $PI_CODING_AGENT_DIR/sessions (default ~/.pi/agent)/--<dir>--/<time>_<id>.jsonl; title: the first prompt',
   },
   notes: [

@@ -15,6 +15,12 @@ async function sessionDir(ctx: StoreContext): Promise<string> {
 
 const sessionFiles = async (ctx: StoreContext) => filesUnder(await sessionDir(ctx), (name) => name.endsWith('.jsonl'));
 
+/** The file of the session with exactly this id (pi names it `<time>_<id>.jsonl`), if the store has one. */
+export async function piSessionFile(ctx: StoreContext, sessionId: string): Promise<{ file: string | undefined; dir: string }> {
+  const dir = await sessionDir(ctx);
+  return { file: (await sessionFiles(ctx)).find((path) => path.endsWith(`_${sessionId}.jsonl`)), dir };
+}
+
 const textOf = (content: unknown): string | undefined => {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return undefined;
@@ -62,7 +68,7 @@ export const piSessionStore: SessionStoreSpec = {
     return summarize(await sessionFiles(ctx), summary, cwd);
   },
   async read(ctx, sessionId) {
-    const file = (await sessionFiles(ctx)).find((path) => path.endsWith(`_${sessionId}.jsonl`));
+    const { file } = await piSessionFile(ctx, sessionId);
     return file ? eventsOfRecords(await readJsonLines(file), recordEvents) : undefined;
   },
 };
