@@ -3,6 +3,7 @@
 // servers' env and headers, of codexConfig and copilotAdditionalMcpConfig, the values in extraArgs, the
 // CLI's own auth variables and the tool bridge's per-run secret. Each is replaced by `<redacted>`
 // wherever it appears, as printed or JSON-escaped (how it shows inside a record the CLI printed).
+import { existsSync } from 'node:fs';
 import type { TranslatedEvent } from '../events.js';
 import type { ResolvedOpts } from '../options.js';
 
@@ -14,6 +15,15 @@ export const REDACTED = '<redacted>';
  * header), every value is redacted, whatever its length.
  */
 export const MIN_REDACTED_CHARS = 8;
+
+/**
+ * A value that names a place on this machine — an existing absolute path, or a `:` list that starts
+ * with one (PATH) — is not a secret: `HOME` or `CLAUDE_CONFIG_DIR` in extraEnv shows in the CLI's
+ * records, its tools' output and the run's cwd, and redacting it would garble them for nothing.
+ */
+function namesAPlace(value: string): boolean {
+  return value.startsWith('/') && existsSync(value.split(':')[0]!);
+}
 
 /** The string leaves of a JSON-like value. */
 function stringLeaves(value: unknown): string[] {
@@ -73,7 +83,7 @@ export class Redactor {
   static of(values: Iterable<string>): Redactor | undefined {
     const needles = new Set<string>();
     for (const value of values) {
-      if (value.length < MIN_REDACTED_CHARS) continue;
+      if (value.length < MIN_REDACTED_CHARS || namesAPlace(value)) continue;
       needles.add(value);
       // Inside a JSON line a value with quotes, backslashes or control characters shows escaped.
       needles.add(JSON.stringify(value).slice(1, -1));

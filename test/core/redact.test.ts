@@ -1,5 +1,6 @@
 // The redaction of a run's secrets: which values count, the floor for short ones, JSON-escaped forms,
 // and events redacted in their content but not in what names them.
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { MIN_REDACTED_CHARS, optionSecrets, Redactor, runRedactor } from '../../src/core/redact.js';
 import type { TranslatedEvent } from '../../src/index.js';
@@ -38,6 +39,11 @@ describe('Redactor', () => {
     expect(JSON.parse(redactor.text(line))).toEqual({ message: 'bad password <redacted>' });
     expect(redactor.text('short on one')).toBe('short on one');
     expect(Redactor.of(['short', 'on', ''])).toBeUndefined();
+  });
+
+  it('leaves a value that names a place on this machine (an existing path, PATH) and redacts one that does not', () => {
+    const redactor = Redactor.of([tmpdir(), `${tmpdir()}:/nonexistent/bin`, `/${token}`])!;
+    expect(redactor.text(`cwd ${tmpdir()}/x, PATH ${tmpdir()}:/nonexistent/bin, key /${token}`)).toBe(`cwd ${tmpdir()}/x, PATH ${tmpdir()}:/nonexistent/bin, key <redacted>`);
   });
 
   it('replaces the longer of two overlapping secrets whole', () => {
