@@ -122,7 +122,7 @@ export async function runCommand(plan: RunPlan): Promise<number> {
       exitCode: result.exitCode ?? null,
     } as const;
     // The raw lines came as printed (onRawLine): the secrets the run was given, and the CLI's credentials, come out here.
-    const redactor = runRedactor(options, builtInAdapters[plan.cli].auth, { ...process.env, ...(options.extraEnv as Record<string, string> | undefined) });
+    const redactor = runRedactor(options, builtInAdapters[plan.cli], { ...process.env, ...(options.extraEnv as Record<string, string> | undefined) });
     await writeRecording(plan.recordTo, formatRecording(header, rawLines, redactor));
   }
 

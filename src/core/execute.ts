@@ -206,7 +206,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       coderStateDir: request.coderStateDir,
       toolBridge,
     });
-    redactor = runRedactor(opts, adapter.auth, env, toolBridge?.secret);
+    redactor = runRedactor(opts, adapter, env, toolBridge?.secret);
     if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 

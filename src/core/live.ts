@@ -156,7 +156,7 @@ export class LiveSession<P extends string = string> {
         throw new CliVersionError(adapter.name, version, `${spec.minVersion} and newer`, 'is older than the oldest version whose live mode is supported');
       }
       // The session's secrets stay out of its events, its errors and a recording of it; onRawLine gets every line as printed.
-      const redactor = runRedactor(opts, adapter.auth, env, toolBridge?.secret);
+      const redactor = runRedactor(opts, adapter, env, toolBridge?.secret);
       const redact = (text: string) => (redactor ? redactor.text(text) : text);
       const channel = new DuplexChannel(
         { cli: adapter, executable, args: invocation.args, cwd, env, dialect: spec.dialect, maxLineBytes: opts.maxLineBytes ?? DEFAULTS.maxLineBytes, ...(redactor && { redact }) },

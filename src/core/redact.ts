@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { TranslatedEvent } from '../events.js';
 import type { ResolvedOpts } from '../options.js';
+import type { AdapterSpec } from './adapter.js';
 
 export const REDACTED = '<redacted>';
 
@@ -51,11 +52,15 @@ export function parsedJsonText(text: string): unknown {
 
 type SecretOptions = Pick<ResolvedOpts, 'extraEnv' | 'mcpServers' | 'codexConfig' | 'copilotAdditionalMcpConfig' | 'extraArgs'>;
 
-/** Every secret value the options carry. */
-export function optionSecrets(opts: SecretOptions): string[] {
+/**
+ * Every secret value the options carry. extraEnv values of the CLI's own settings (`settings`: the
+ * names its adapter lists for `inheritEnv: 'minimal'`, such as CLAUDE_CONFIG_DIR or COPILOT_MODEL) are
+ * not secrets: a model name redacted from the init event would tell the caller nothing.
+ */
+export function optionSecrets(opts: SecretOptions, settings: readonly string[] = []): string[] {
   const copilot = opts.copilotAdditionalMcpConfig;
   return [
-    ...Object.values(opts.extraEnv ?? {}),
+    ...Object.entries(opts.extraEnv ?? {}).flatMap(([name, value]) => (settings.includes(name) ? [] : [value])),
     ...Object.values(opts.mcpServers ?? {}).flatMap((server) => stringLeaves('url' in server ? server.headers : server.env)),
     ...stringLeaves(opts.codexConfig),
     ...(typeof copilot === 'string' ? stringLeaves(parsedJsonText(copilot) ?? copilot) : stringLeaves(copilot)),
@@ -133,8 +138,14 @@ export class Redactor {
 }
 
 /** The redactor of a run: its options' secrets, the CLI's auth variables in its environment, the bridge's secret. */
-export function runRedactor(opts: SecretOptions, auth: { variables?: readonly string[] } | undefined, env: Readonly<Record<string, string | undefined>>, bridgeSecret?: string): Redactor | undefined {
-  return Redactor.of([...optionSecrets(opts), ...authSecrets(auth?.variables, env), ...(bridgeSecret === undefined ? [] : [bridgeSecret])]);
+export function runRedactor(
+  opts: SecretOptions,
+  cli: Pick<AdapterSpec, 'auth' | 'environment'>,
+  env: Readonly<Record<string, string | undefined>>,
+  bridgeSecret?: string,
+): Redactor | undefined {
+  const secrets = [...optionSecrets(opts, cli.environment?.minimal), ...authSecrets(cli.auth?.variables, env)];
+  return Redactor.of(bridgeSecret === undefined ? secrets : [...secrets, bridgeSecret]);
 }
 
 /**

@@ -23,8 +23,15 @@ describe('the secrets of a run', () => {
   });
 
   it('include the CLI\'s auth variables in its environment and the tool bridge\'s secret', () => {
-    const redactor = runRedactor({}, { variables: ['FAKE_API_KEY'] }, { FAKE_API_KEY: token, OTHER: 'not-a-secret-of-this-cli' }, 'bridge-secret-value')!;
+    const cli = { auth: { variables: ['FAKE_API_KEY'], storedLogin: 'nowhere' } };
+    const redactor = runRedactor({}, cli, { FAKE_API_KEY: token, OTHER: 'not-a-secret-of-this-cli' }, 'bridge-secret-value')!;
     expect(redactor.text(`${token} bridge-secret-value not-a-secret-of-this-cli`)).toBe('<redacted> <redacted> not-a-secret-of-this-cli');
+  });
+
+  it('leave out extraEnv values of the CLI\'s own settings (the names its adapter keeps for inheritEnv: minimal)', () => {
+    const cli = { environment: { minimal: ['FAKE_MODEL'] } };
+    const redactor = runRedactor({ extraEnv: { FAKE_MODEL: 'fake-model-large', FAKE_TOKEN: token } }, cli, {})!;
+    expect(redactor.text(`model fake-model-large, key ${token}`)).toBe('model fake-model-large, key <redacted>');
   });
 });
 
