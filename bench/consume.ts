@@ -3,9 +3,12 @@
 // quarter of the stream, for a run after one untimed warm-up run. The fake reads its settings (BENCH_*) from the environment we inherit.
 // BENCH_COLD=1: no warm-up; the module is imported untimed (`importMs`), then the process's first run
 // is timed, as a script or a CI job that runs one agent meets it. BENCH_PARTIAL=1: Claude with
-// partial messages (`streamPartialMessages` / `includePartialMessages`).
+// partial messages (`streamPartialMessages` / `includePartialMessages`). BENCH_SECRETS=N: `run()` is given
+// N secret values (token-like: `sk-` and 40 base64url characters, in extraEnv), so every line is scanned
+// for them (src/core/redact.ts).
 //   node consume.mjs <floor|splitter|coderline|coderline-run|coderline-unread|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -44,6 +47,10 @@ const splitter: Consume = async (fake, onItem) => {
 
 type Coderline = typeof import('../src/index.js');
 const partial = process.env.BENCH_PARTIAL === '1';
+/** Secret values the stream does not contain: the cost measured is the scan of every clean line. */
+const secrets = Object.fromEntries(
+  Array.from({ length: Number(process.env.BENCH_SECRETS ?? 0) }, (_, i) => [`BENCH_SECRET_${i}`, `sk-${createHash('sha256').update(`bench secret ${i}`).digest('base64url').slice(0, 40)}`]),
+);
 const loadCoderline = async (modulePath: string) => (await import(pathToFileURL(modulePath).href)) as Coderline;
 
 /** `session.stream()`: events through an async iterator, like the vendor SDKs hand them out. */
@@ -91,6 +98,7 @@ function coderlineRun(kind: StreamKind, modulePath: string): Consume {
       executablePath: fake,
       workingDirectory: tmpdir(),
       ...(partial && { streamPartialMessages: true }),
+      ...(Object.keys(secrets).length > 0 && { extraEnv: secrets }),
       onEvent: (event) => {
         if (event.type !== 'stderr') onItem();
       },

@@ -111,6 +111,8 @@ function throughput(): void {
       { label: 'coderline `stream()`', consumer: 'coderline' },
       ...baseline({ label: 'coderline `stream()`', consumer: 'coderline' }),
       { label: 'coderline `run()` + onEvent', consumer: 'coderline-run' },
+      { label: 'coderline `run()` + onEvent, 1 secret to redact', consumer: 'coderline-run', env: { BENCH_SECRETS: '1' } },
+      { label: 'coderline `run()` + onEvent, 8 secrets to redact', consumer: 'coderline-run', env: { BENCH_SECRETS: '8' } },
       { label: `${vendor === 'claude-sdk' ? '@anthropic-ai/claude-agent-sdk' : '@openai/codex-sdk'}`, consumer: vendor },
     ], ROUNDS);
     raw[`throughput-${kind}`] = results;

@@ -102,19 +102,22 @@ export function optionFlagConfig(): Record<string, { type: 'string' | 'boolean';
   return config;
 }
 
+/** The values of KEY=VALUE and JSON flags (environment, MCP servers, Codex's config) can be secrets: errors do not quote them. */
+const NOT_SHOWN = '(the value is not shown: it can be a secret)';
+
 function parsePair(flag: string, text: string): [string, string] {
   const at = text.indexOf('=');
-  if (at <= 0) throw new UsageError(`--${flag} expects KEY=VALUE, got "${text}"`, `Example: --${flag} NAME=value (repeat the flag for more).`);
+  if (at <= 0) throw new UsageError(`--${flag} expects KEY=VALUE, got a value without a KEY= ${NOT_SHOWN}`, `Example: --${flag} NAME=value (repeat the flag for more).`);
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
-function typedValue(flag: string, text: string): unknown {
+function typedValue(flag: string, name: string, text: string): unknown {
   if (text === 'true' || text === 'false') return text === 'true';
   if (text.startsWith('[') || text.startsWith('{')) {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new UsageError(`--${flag}: "${text}" looks like an array or table but is not JSON`, `Example: --${flag} 'KEY=["a", "b"]'`);
+      throw new UsageError(`--${flag}: the value of ${name} looks like an array or table but is not JSON ${NOT_SHOWN}`, `Example: --${flag} 'KEY=["a", "b"]'`);
     }
   }
   return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
@@ -146,13 +149,13 @@ function convert(schemaOption: OptionFlag, typed: string, raw: Array<string | bo
     case 'typed-pairs':
       return Object.fromEntries(texts.map((text) => {
         const [name, value] = parsePair(option.flag, text);
-        return [name, typedValue(option.flag, value)];
+        return [name, typedValue(option.flag, name, value)];
       }));
     case 'json':
       try {
         return JSON.parse(last) as unknown;
       } catch {
-        throw new UsageError(`--${option.flag} expects JSON, got "${last}"`, `Quote the JSON for your shell, e.g. --${option.flag} '{"name": {...}}'`);
+        throw new UsageError(`--${option.flag} expects JSON, got text that does not parse ${NOT_SHOWN}`, `Quote the JSON for your shell, e.g. --${option.flag} '{"name": {...}}'`);
       }
     case 'string':
       if (option.choices && !option.choices.includes(last)) {

@@ -1,12 +1,13 @@
 // `coderline run` and `coderline record`: one prompt through one CLI. Progress on stderr, the
 // answer (or JSON) on stdout, the outcome in the exit code; Ctrl-C aborts the agent cleanly.
-import { writeFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { createCoder, type CoderStreamEvent, type ProviderName, type RunResult, type Session } from '../index.js';
 import { splitOneShotOptions } from '../options.js';
 import { exitCodeForResult } from './exit-codes.js';
 import { ProgressReporter, summaryLine } from './progress.js';
-import { formatRecording, RECORDING_FORMAT, shareableOptions } from './recording.js';
+import { runRedactor } from '../core/redact.js';
+import { builtInAdapters } from '../registry.js';
+import { formatRecording, RECORDING_FORMAT, shareableOptions, writeRecording } from './recording.js';
 import type { RunPlan } from './run-args.js';
 import { readNamedFile, UsageError } from './usage-error.js';
 
@@ -120,7 +121,9 @@ export async function runCommand(plan: RunPlan): Promise<number> {
       status: result.status,
       exitCode: result.exitCode ?? null,
     } as const;
-    await writeFile(plan.recordTo, formatRecording(header, rawLines));
+    // The raw lines came as printed (onRawLine): the secrets the run was given, and the CLI's credentials, come out here.
+    const redactor = runRedactor(options, builtInAdapters[plan.cli], { ...process.env, ...(options.extraEnv as Record<string, string> | undefined) });
+    await writeRecording(plan.recordTo, formatRecording(header, rawLines, redactor));
   }
 
   if (timedOut && result.status === 'cancelled') {

@@ -84,6 +84,8 @@ export interface ChannelOptions extends SpawnOptions {
   args: string[];
   dialect: RpcDialect;
   maxLineBytes: number;
+  /** Takes the session's secrets out of what its errors quote (the CLI's stderr, its refusals). */
+  redact?(text: string): string;
 }
 
 /** How an ended process is described in errors. */
@@ -145,7 +147,7 @@ export class DuplexChannel {
     this.ended = closed.then(async (exit) => {
       await this.stopping;
       if (this.pid !== undefined) untrackGroup(this.pid);
-      const end: ChannelEnd = { exitCode: exit.exitCode, signal: exit.signal, stderrTail: tail.toString() };
+      const end: ChannelEnd = { exitCode: exit.exitCode, signal: exit.signal, stderrTail: options.redact?.(tail.toString()) ?? tail.toString() };
       if (exit.spawnError) end.startError = startError(options.cli, options.executable, exit.spawnError);
       this.endInfo = end;
       this.failEverything(end);
@@ -234,7 +236,7 @@ export class DuplexChannel {
       this.pending.delete(answer.id);
       clearTimeout(waiting.timer);
       if (answer.ok) waiting.resolve(answer.result);
-      else waiting.reject(new CoderError('protocol', `${this.options.cli.name} refused a request: ${answer.error}`, { provider: this.options.cli.name }));
+      else waiting.reject(new CoderError('protocol', `${this.options.cli.name} refused a request: ${this.options.redact?.(String(answer.error)) ?? answer.error}`, { provider: this.options.cli.name }));
       return;
     }
     const asked = dialect.incoming(message);

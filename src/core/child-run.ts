@@ -9,6 +9,7 @@ import { LineSplitter } from './lines.js';
 import type { ProcessEnd } from './outcome.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { spawnCli, startError } from './spawn.js';
+import type { Redactor } from './redact.js';
 import { StderrTail } from './stderr-tail.js';
 import { translateLine } from './translate-line.js';
 
@@ -58,12 +59,14 @@ interface RunHooks {
   abortSignal: AbortSignal;
   /** True while the host is answering the CLI (a canUseTool callback): the CLI's silence is no stall. */
   hostBusy?: () => boolean;
+  /** The run's secrets: out of the events of a line that holds one, of stderr and of its tail (onRawLine gets the line as printed). */
+  redactor?: Redactor | undefined;
 }
 
 export async function readChild(
   request: ExecuteRequest,
   { executable, args, stdin, env, cwd }: Spawn,
-  { emit, onRawLine, abortSignal, hostBusy }: RunHooks,
+  { emit, onRawLine, abortSignal, hostBusy, redactor }: RunHooks,
 ): Promise<ProcessEnd & { pid: number | undefined }> {
   const { adapter, opts, sink } = request;
   const stallTimeoutMs = opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs;
@@ -112,14 +115,20 @@ export async function readChild(
     ...(full && { full }),
     line: (line) => {
       onRawLine?.(line);
-      for (const event of translateLine(translator, adapter.name, line)) onEvent(event);
+      const events = translateLine(translator, adapter.name, line);
+      // One scan of the line: the events of a line without a secret are not walked.
+      if (redactor?.holds(line)) for (const event of events) onEvent(redactor.event(event));
+      else for (const event of events) onEvent(event);
     },
     oversized: (bytes) =>
       onEvent({ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${bytes} bytes: longer than maxLineBytes (${opts.maxLineBytes ?? DEFAULTS.maxLineBytes})`, raw: null }),
   }, { shortLineBatchBytes: STDOUT_SHORT_LINE_BATCH_BYTES });
   const stderrLines = new LineSplitter(STDERR_MAX_LINE_BYTES, {
     ...(full && { full }),
-    line: (line) => onEvent({ type: 'stderr', line, raw: line }),
+    line: (printed) => {
+      const line = redactor ? redactor.text(printed) : printed;
+      onEvent({ type: 'stderr', line, raw: line });
+    },
     oversized: (bytes) =>
       onEvent({ type: 'progress', kind: 'warning', subtype: 'stderr_line_skipped', message: `skipped a stderr line of ${bytes} bytes: longer than ${STDERR_MAX_LINE_BYTES}`, raw: null }),
   });
@@ -194,7 +203,7 @@ export async function readChild(
       pid,
       exitCode: ended.exitCode,
       signal: ended.signal,
-      stderrTail: stderrTail.toString(),
+      stderrTail: redactor ? redactor.text(stderrTail.toString()) : stderrTail.toString(),
       stoppedBy,
       stallTimeoutMs,
     };

@@ -10,6 +10,7 @@ import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { decideOutcome, validateOutcome } from './outcome.js';
 import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
+import { redactedAlways, runRedactor, type Redactor } from './redact.js';
 import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
@@ -111,10 +112,12 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
     return now;
   };
 
+  // Known once the environment is: events of lines that hold a secret are redacted as they are read (child-run.ts).
+  let redactor: Redactor | undefined;
   const emit = (translated: TranslatedEvent): void => {
     // Stamped in place (translators hand their events over, see Translator): a copy per event was
     // measured as the largest cost of a fast stream (docs/performance.md).
-    let event = translated as CoderStreamEvent<string>;
+    let event = (redactor && redactedAlways(translated) ? redactor.event(translated) : translated) as CoderStreamEvent<string>;
     event.provider = adapter.name;
     event.ts = timestamp();
     if (event.type === 'init') adoptKnownSession(event.sessionId);
@@ -130,7 +133,8 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
 
   const result = (partial: Pick<RunResult, 'status' | 'error' | 'output' | 'exitCode' | 'signal' | 'pid' | 'cliVersion'>): RunResult<unknown, string> => ({
     provider: adapter.name,
-    text: tracker.text,
+    // A secret can be split across the deltas the text is joined from.
+    text: redactor ? redactor.text(tracker.text) : tracker.text,
     sessionId: tracker.sessionId,
     usage: tracker.usage,
     durationMs: Date.now() - started,
@@ -202,6 +206,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       coderStateDir: request.coderStateDir,
       toolBridge,
     });
+    redactor = runRedactor(opts, adapter, env, toolBridge?.secret);
     if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 
@@ -212,6 +217,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
       hostBusy: () => asking > 0,
+      redactor,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;

@@ -25,6 +25,7 @@ import { compareVersions } from './version.js';
 import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { readAttachments, type Attachments } from './attachments.js';
 import type { RecordedLine } from './live-recording.js';
+import { redactedAlways, runRedactor, type Redactor } from './redact.js';
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
 const CONTROL_TIMEOUT_MS = 30_000;
@@ -95,6 +96,8 @@ export class LiveSession<P extends string = string> {
   private readonly idleTranslator: Translator;
   /** The live protocol's own translator, kept across turns (LiveSpec.createSessionTranslator). */
   private readonly sessionTranslator: Translator | undefined;
+  /** The stdout line being handled holds a secret: its events are redacted. */
+  private lineHoldsSecret = false;
 
   private constructor(
     readonly adapter: AdapterSpec<P>,
@@ -104,6 +107,7 @@ export class LiveSession<P extends string = string> {
     readonly cliVersion: string | undefined,
     private readonly cwd: string,
     private readonly cleanup: () => Promise<void>,
+    private readonly redactor: Redactor | undefined,
   ) {
     this.sessionTranslator = spec.createSessionTranslator?.({ opts });
     // An instance of its own: records between turns must not change what the turns' translator has seen.
@@ -151,24 +155,30 @@ export class LiveSession<P extends string = string> {
       if (version !== undefined && compareVersions(version, spec.minVersion) < 0) {
         throw new CliVersionError(adapter.name, version, `${spec.minVersion} and newer`, 'is older than the oldest version whose live mode is supported');
       }
+      // The session's secrets stay out of its events, its errors and a recording of it; onRawLine gets every line as printed.
+      const redactor = runRedactor(opts, adapter, env, toolBridge?.secret);
+      const redact = (text: string) => (redactor ? redactor.text(text) : text);
       const channel = new DuplexChannel(
-        { cli: adapter, executable, args: invocation.args, cwd, env, dialect: spec.dialect, maxLineBytes: opts.maxLineBytes ?? DEFAULTS.maxLineBytes },
+        { cli: adapter, executable, args: invocation.args, cwd, env, dialect: spec.dialect, maxLineBytes: opts.maxLineBytes ?? DEFAULTS.maxLineBytes, ...(redactor && { redact }) },
         {
           rawLine: (line) => {
-            host.recordLine?.({ dir: 'cli', line });
+            host.recordLine?.({ dir: 'cli', line: redact(line) });
             session?.onRawLine(line);
           },
-          ...(host.recordLine ? { sentLine: (line: string) => host.recordLine?.({ dir: 'host', line }) } : {}),
+          ...(host.recordLine ? { sentLine: (line: string) => host.recordLine?.({ dir: 'host', line: redact(line) }) } : {}),
           message: (message) => session?.onMessage(message),
           request: (body, signal) => session!.onRequest(body, signal),
           malformed: (problem) => session?.deliver('line' in problem ? [nonJsonLine(problem.line)] : [{ type: 'error', code: 'protocol', fatal: false, message: `skipped a stdout line of ${problem.bytes} bytes: longer than maxLineBytes`, raw: null }]),
-          stderr: (line) => session?.deliver([{ type: 'stderr', line, raw: line }]),
+          stderr: (printed) => {
+            const line = redact(printed);
+            session?.deliver([{ type: 'stderr', line, raw: line }]);
+          },
           activity: () => {
             if (session?.turn) session.turn.lastActivity = Date.now();
           },
         },
       );
-      session = new LiveSession(adapter, spec, opts, channel, version, cwd, cleanup);
+      session = new LiveSession(adapter, spec, opts, channel, version, cwd, cleanup, redactor);
       // No pid: the process could not be started (the version probe ran it a moment ago).
       if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
       if (spec.connect) await session.connect(spec.connect, target, cwd);
@@ -344,7 +354,7 @@ export class LiveSession<P extends string = string> {
       over: new AbortController(),
       lastActivity: started,
       emit: (translated) => {
-        const event = translated as CoderStreamEvent<P>;
+        const event = this.redacted(translated) as CoderStreamEvent<P>;
         event.provider = this.adapter.name;
         event.ts = Date.now();
         if (event.type === 'init' && event.sessionId) this.sessionId = event.sessionId;
@@ -390,7 +400,8 @@ export class LiveSession<P extends string = string> {
       return {
         provider: this.adapter.name,
         ...outcome,
-        text: tracker.text,
+        // A secret can be split across the deltas the text is joined from.
+        text: this.redactor ? this.redactor.text(tracker.text) : tracker.text,
         sessionId: tracker.sessionId ?? this.sessionId,
         usage: tracker.usage,
         exitCode: end?.exitCode,
@@ -448,6 +459,7 @@ export class LiveSession<P extends string = string> {
   }
 
   private onRawLine(line: string): void {
+    this.lineHoldsSecret = this.redactor?.holds(line) ?? false;
     const turn = this.turn;
     const onRawLine = turn ? turn.opts.onRawLine : this.opts.onRawLine;
     if (!onRawLine) return;
@@ -461,11 +473,17 @@ export class LiveSession<P extends string = string> {
       return;
     }
     for (const translated of events) {
-      const event = translated as CoderStreamEvent<P>;
+      const event = this.redacted(translated) as CoderStreamEvent<P>;
       event.provider = this.adapter.name;
       event.ts = Date.now();
       this.guard(undefined, () => this.opts.onEvent?.(event as CoderStreamEvent));
     }
+  }
+
+  /** An event of the line being handled, or one made outside stdout, with the session's secrets redacted. */
+  private redacted(event: TranslatedEvent): TranslatedEvent {
+    const { redactor } = this;
+    return redactor && (this.lineHoldsSecret || redactedAlways(event)) ? redactor.event(event) : event;
   }
 
   private onMessage(record: unknown): void {

@@ -22,12 +22,20 @@ export interface SpawnOptions {
 
 export type PipedChild = ChildProcessByStdio<Writable, Readable, Readable>;
 
+/** Which argument it is, by the flag's name only: a value on argv can be a secret (`--api-key=sk-…`). */
+function argumentName(args: readonly string[], i: number): string {
+  const arg = args[i]!;
+  if (arg.startsWith('-')) return ` (${arg.split(/[=\0]/)[0]!.slice(0, 40)})`;
+  const previous = args[i - 1];
+  return previous?.startsWith('-') && !previous.includes('=') ? ` (the value after ${previous.slice(0, 40)})` : '';
+}
+
 /**
  * What cannot reach a process: a NUL byte in an argument or in the environment (the OS would end the
- * string there). Values are not quoted: environment values are often secrets.
+ * string there). Values are not quoted: argv and environment values are often secrets.
  */
 export function unpassableToProcess(args: readonly string[], env: Record<string, string>): string[] {
-  const issues = args.flatMap((arg, i) => (arg.includes('\0') ? [`command-line argument ${i + 1} (${arg.split('\0')[0]!.slice(0, 40)}…) contains a NUL byte`] : []));
+  const issues = args.flatMap((arg, i) => (arg.includes('\0') ? [`command-line argument ${i + 1}${argumentName(args, i)} contains a NUL byte`] : []));
   for (const [name, value] of Object.entries(env)) {
     if (name.includes('\0') || value.includes('\0')) issues.push(`environment variable ${name.replaceAll('\0', '\\0')} contains a NUL byte`);
   }

@@ -80,7 +80,7 @@ describe('argument errors say what and how', () => {
     [['--cli', 'claude', '--effort', 'extreme', 'hi'], /--effort must be one of none, minimal, low, medium, high, xhigh, max; got "extreme"/],
     [['--cli', 'claude', '--reasoning-effort', 'extreme', 'hi'], /--reasoning-effort must be one of/],
     [['--cli', 'claude', '--setting-sources', 'user,team', 'hi'], /--setting-sources takes user, project, local; got "team"/],
-    [['--cli', 'claude', '--extra-env', 'NOVALUE', 'hi'], /--extra-env expects KEY=VALUE, got "NOVALUE"/],
+    [['--cli', 'claude', '--extra-env', 'NOVALUE', 'hi'], /--extra-env expects KEY=VALUE, got a value without a KEY= \(the value is not shown: it can be a secret\)/],
     [['--cli', 'gemini', 'hi'], /unknown CLI "gemini"\n--cli takes one of claude, codex, copilot, pi/],
     [['hi'], /--cli is required/],
     [['--cli', 'claude'], /no prompt given\nPass the prompt as an argument, or `-` to read it from stdin/],
@@ -90,6 +90,21 @@ describe('argument errors say what and how', () => {
     [['--cli', 'claude', '--timeout', '0', 'hi'], /--timeout expects seconds greater than 0/],
   ])('%j', (argv, message) => {
     expect(usageError(argv)).toMatch(message);
+  });
+
+  it('a secret-bearing flag with a typo: the error names the flag, never the value', () => {
+    // The careless user, in a CI log: a token without its KEY=, a JSON MCP config missing a brace, a
+    // Codex config array cut short. The usage error goes to stderr; the token must not.
+    const token = 'sk-live-typo-0123456789';
+    for (const argv of [
+      ['--cli', 'claude', '--extra-env', token, 'hi'],
+      ['--cli', 'claude', '--mcp-servers', `{"gh":{"url":"http://127.0.0.1:1/mcp","headers":{"Authorization":"Bearer ${token}"}}`, 'hi'],
+      ['--cli', 'codex', '--codex-config', `keys=["${token}"`, 'hi'],
+    ]) {
+      const message = usageError(argv);
+      expect(message).toContain('(the value is not shown: it can be a secret)');
+      expect(message).not.toContain(token);
+    }
   });
 
   it('record needs -o, run refuses it', () => {

@@ -42,6 +42,19 @@ describe('coderline doctor', () => {
     expect(result.stdout).toMatch(/^claude +- +not installed .*\n +auth: no variable set; would use the `claude` login in CLAUDE_CONFIG_DIR or ~\/\.claude\n +claude: executable "claude" was not found\. Install it with/m);
   });
 
+  it('a CLI that prints its credential when asked its version: the report still names the variable only', async () => {
+    // The careless CLI: `--version` echoes the key it found, on stdout and stderr, and fails. What
+    // doctor shows about it (the state, the detail) must not carry the value.
+    const dir = mkdtempSync(join(tmpdir(), 'coderline-doctor-'));
+    writeFileSync(join(dir, 'claude'), '#!/bin/sh\necho "using key $ANTHROPIC_API_KEY"\necho "key $ANTHROPIC_API_KEY rejected" >&2\nexit 1\n', { mode: 0o755 });
+    const env = { ...envWithoutCredentials(`${dir}:/usr/bin:/bin`), ANTHROPIC_API_KEY: secret };
+    for (const args of [['doctor'], ['doctor', '--json']]) {
+      const result = await coderline(args, { env });
+      expect(result.stdout).toContain('ANTHROPIC_API_KEY');
+      expect(result.stdout + result.stderr).not.toContain(secret);
+    }
+  });
+
   it('says where the installed version stands: in range but untested, newer than tested, or too old with the upgrade command', async () => {
     const { min, testedMax, tested = [] } = builtInAdapters.codex.versions;
     // A version between min and testedMax that the sweep did not run: the patch release after min.

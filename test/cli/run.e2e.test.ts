@@ -1,6 +1,6 @@
 // `coderline run` / `record` / `replay` as a subprocess, driving the real claude binary against
 // the fake Anthropic server: what lands on stdout and stderr, the exit codes, and Ctrl-C.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -161,5 +161,50 @@ describe('coderline record → replay', () => {
     const pretty = await coderline(['replay', file, '--pretty']);
     expect(pretty.stdout).toContain('tool Bash: echo hi\n');
     expect(pretty.stdout).toContain('done: success — Recorded answer.\n');
+  });
+});
+
+describe('coderline record keeps the run\'s secrets out of the file', () => {
+  const token = `sk-live-${'c0ffee'.repeat(4)}`;
+  const header = `Bearer hdr-${'5eed'.repeat(5)}`;
+
+  it('a token a tool prints from --extra-env, and an MCP server\'s header: the file has <redacted>, mode 0600', async () => {
+    // The attacker: a prompt makes the agent print the deploy token the job put in the CLI's
+    // environment; the recording is then shared (attached to an issue, committed as a fixture).
+    const { env, flags, workDir } = await fake([{ text: 'Looking.', toolCalls: [bash('echo "token=$DEPLOY_TOKEN"')] }, { text: 'Printed it.' }]);
+    const file = join(workDir, 'run.jsonl');
+    const servers = `remote=${JSON.stringify({ url: 'http://127.0.0.1:9/mcp', headers: { Authorization: header } })}`;
+    const recorded = await coderline(['record', '--cli', 'claude', ...flags, '--extra-env', `DEPLOY_TOKEN=${token}`, '--mcp-servers', servers, '--allow', 'Bash', '-o', file, '--jsonl', 'Print the token'], { env });
+    expect(recorded.code).toBe(0);
+
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('token=<redacted>');
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(header);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // The events it printed while it ran (--jsonl: the tool's output) carry none either.
+    expect(recorded.stdout).toContain('token=<redacted>');
+    expect(recorded.stderr + recorded.stdout).not.toContain(token);
+  });
+
+  it('an --extra-args value claude echoes in its error: the header names the flag, the value is <redacted>; an existing 0644 file becomes 0600', async () => {
+    // The careless user: a token given as the value of a flag; claude prints
+    // "error: unknown option '--bogus-key=sk-…'" on stderr and exits 1.
+    const { env, flags, workDir } = await fake([{ text: 'unused' }]);
+    const file = join(workDir, 'failed.jsonl');
+    await writeFile(file, 'an older recording\n', { mode: 0o644 });
+    const recorded = await coderline(['record', '--cli', 'claude', ...flags, `--extra-args=--bogus-key=${token}`, '--extra-args=--api-key', `--extra-args=${token}`, '-o', file, '--json', '--verbose', 'hi'], { env });
+    expect(recorded.code).not.toBe(0);
+
+    const text = await readFile(file, 'utf8');
+    const head = JSON.parse(text.split('\n')[0]!) as { opts: { extraArgs?: string[] }; status: string };
+    expect(head.status).toBe('error');
+    expect(head.opts.extraArgs).toEqual(['--bogus-key=<redacted>', '--api-key', '<redacted>']);
+    expect(text).not.toContain(token);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // The result on stdout and the progress on stderr (the CLI's stderr with --verbose) show <redacted>.
+    const result = JSON.parse(recorded.stdout) as { error: { message: string } };
+    expect(result.error.message).toContain("unknown option '--bogus-key=<redacted>'");
+    expect(recorded.stdout + recorded.stderr).not.toContain(token);
   });
 });

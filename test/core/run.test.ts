@@ -15,6 +15,7 @@ import {
   type OneShotOpts,
   type Usage,
 } from '../../src/index.js';
+import { unpassableToProcess } from '../../src/core/spawn.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 import { isGroupAlive, isProcessAlive, pidsWithMarker, uniqueSeconds } from '../support/processes.js';
 import { setHostEnv } from '../support/host-env.js';
@@ -295,6 +296,17 @@ describe('options are checked before anything spawns', () => {
     await expect(viaEnv).rejects.toThrow(/environment variable API_KEY contains a NUL byte/);
     await expect(viaEnv).rejects.not.toThrow(/sk-secret/);
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('names an argv argument with a NUL byte by its flag, never by its value', () => {
+    // The careless user: a token with a stray NUL in extraArgs, joined to its flag or after it. The
+    // message used to quote the argument's first 40 characters: the flag and the token.
+    const issues = unpassableToProcess(['-p', '--api-key=sk-secret-joined\0', '--token', 'sk-secret-after\0', 'sk-secret-bare\0'], {});
+    expect(issues).toEqual([
+      'command-line argument 2 (--api-key) contains a NUL byte',
+      'command-line argument 4 (the value after --token) contains a NUL byte',
+      'command-line argument 5 contains a NUL byte',
+    ]);
   });
 
   it('a working directory that does not exist is an InvalidOptionsError, not a missing CLI', async () => {

@@ -9,6 +9,7 @@ import { run, type TranslatedEvent } from '../../src/index.js';
 import { useTracerProvider } from '../../src/otel/index.js';
 import { createQueue, createWorker } from '../../src/queue/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
+import { setHostEnv } from '../support/host-env.js';
 import { testRedis } from '../support/redis.js';
 
 const exporter = new InMemorySpanExporter();
@@ -30,9 +31,10 @@ const fake = fakeAdapter({
     const inner = base.createTranslator(ctx);
     return {
       translate(record: unknown): TranslatedEvent[] {
-        const r = record as { type?: string; id?: string; name?: string; isError?: boolean };
+        const r = record as { type?: string; id?: string; name?: string; isError?: boolean; message?: string };
         if (r.type === 'tool_use') return [{ type: 'tool_use', id: r.id!, name: r.name!, input: {}, raw: record }];
         if (r.type === 'tool_result') return [{ type: 'tool_result', id: r.id!, output: 'ok', isError: Boolean(r.isError), raw: record }];
+        if (r.type === 'retry') return [{ type: 'progress', kind: 'retry', message: r.message!, raw: record }];
         return inner.translate(record);
       },
     };
@@ -80,6 +82,28 @@ describe('coderline/otel', () => {
     const [span] = exporter.getFinishedSpans();
     expect(span!.status.code).toBe(2);
     expect(span!.attributes['error.type']).toBe('auth');
+  });
+
+  it('spans carry no secret of the run: not in the error status, a retry reason or any attribute', async () => {
+    // A CLI that echoes the keys it was given — one in extraEnv, its own auth variable from the host's
+    // environment — in a retry notice, an error record and on stderr. Spans go to a tracing backend
+    // that many people read.
+    const given = 'sk-otel-given-0123456789';
+    const host = 'sk-otel-host-9876543210';
+    setHostEnv({ FAKE_CLI_API_KEY: host });
+    const result = await run(fake, 'x', script([
+      { out: { type: 'retry', message: `retrying with ${given}` } },
+      { err: `auth failed for ${host}` },
+      { out: { type: 'error', code: 'auth', message: `bad key ${given}`, fatal: true } },
+      { exit: 1 },
+    ], { API_TOKEN: given }));
+    expect(result.error?.code).toBe('auth');
+    const spans = JSON.stringify(exporter.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })));
+    expect(spans).toContain('retrying with <redacted>');
+    expect(spans).toContain('bad key <redacted>');
+    expect(spans).toContain('auth failed for <redacted>');
+    expect(spans).not.toContain(given);
+    expect(spans).not.toContain(host);
   });
 
   it('carries the trace context from enqueue() to the worker: the run span is a child of the enqueuing span', async () => {
