@@ -1,30 +1,19 @@
 // External MCP servers (`mcpServers`) through each real CLI: a real MCP server (test/fixtures/mcp-server.mjs,
 // on stdio and on streamable HTTP) that the fake model calls. The tool writes a marker file, so the test
 // sees that the CLI called it, with the env or headers it was given, and that the result reached the model.
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtInAdapters } from '../../src/registry.js';
 import { run, type OneShotOpts } from '../../src/index.js';
 import { startFakeModel, fakeApiOf, type ScriptStep as Step } from '../../src/testing/index.js';
 import type { ProviderName } from '../../src/events.js';
 import { startHttpFixture } from '../fixtures/mcp-server.mjs';
-import { codexToolSearch, ticketTool } from '../tools/support.js';
+import { ticketTool } from '../tools/support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
-
-const fixtureProgram = fileURLToPath(new URL('../fixtures/mcp-server.mjs', import.meta.url));
-
-/** What the model must call to reach tool `tool` of server `server`, per CLI (Codex searches for it first). */
-const callSteps: Record<ProviderName, (server: string, input: unknown) => Step[]> = {
-  claude: (server, input) => [{ toolCalls: [{ name: `mcp__${server}__write_marker`, input }] }],
-  codex: (server, input) => [{ toolCalls: [codexToolSearch('write_marker')] }, { toolCalls: [{ name: 'write_marker', namespace: `mcp__${server}`, input }] }],
-  copilot: (server, input) => [{ toolCalls: [{ name: `${server}-write_marker`, input }] }],
-  pi: (server, input) => [{ toolCalls: [{ name: `mcp__${server}__write_marker`, input }] }],
-};
+import { callSteps, fixtureProgram, markers } from './support.js';
 
 async function setup(cli: ProviderName, steps: Step[]) {
   const model = await startFakeModel({ api: fakeApiOf[cli], script: [...steps, { text: 'Done.' }] });
@@ -33,8 +22,6 @@ async function setup(cli: ProviderName, steps: Step[]) {
   const opts: OneShotOpts = { ...withPinnedRuntime(cli, await model.env(cli)), workingDirectory: dir };
   return { model, dir, opts, markerFile: join(dir, 'marker.jsonl') };
 }
-
-const markers = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown) : []);
 
 describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('mcpServers with %s (real binary)', (cli) => {
   it('a stdio server: the CLI starts it with its env, the model calls its tool, the result reaches the model', async () => {

@@ -1,0 +1,94 @@
+// canUseTool sees every call of an external MCP server's tool (issue 28 point 1), and the bridge keeps
+// a denied custom tool from a command that goes around the CLI (point 2), with the real binaries.
+// The attacker's step (point 1): a prompt the run does not fully own (a pull request, an issue) makes
+// the model call a write tool of an MCP server the run configured — here the fixture's write_marker,
+// which creates a marker file. The run's canUseTool denies: the marker must not appear, and the
+// callback must have seen the call with the server and the tool named.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { builtInAdapters } from '../../src/registry.js';
+import { run, tool, type CanUseTool, type OneShotOpts, type PermissionRequest } from '../../src/index.js';
+import { fakeApiOf, startFakeModel, type ScriptStep as Step } from '../../src/testing/index.js';
+import type { ProviderName } from '../../src/events.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
+import { openLive } from '../support/live.js';
+import { withPinnedRuntime } from '../support/pinned-clis.js';
+import { callSteps, fixtureProgram, markers } from './support.js';
+
+const standIn = fileURLToPath(new URL('../fixtures/stand-in-agent.mjs', import.meta.url));
+
+async function setup(cli: ProviderName, steps: Step[]) {
+  const model = await startFakeModel({ api: fakeApiOf[cli], script: [...steps, { text: 'Done.' }] });
+  const dir = await mkdtemp(join(tmpdir(), `coderline-gate-${cli}-`));
+  cleanupAfterTest(() => model.close(), () => rm(dir, { recursive: true, force: true }));
+  const markerFile = join(dir, 'marker.jsonl');
+  const opts: OneShotOpts = {
+    ...withPinnedRuntime(cli, await model.env(cli, { requestTimeoutMs: 120_000 })),
+    workingDirectory: dir,
+    mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram], env: { FIXTURE_MARKER_FILE: markerFile } } },
+  };
+  return { model, opts, markerFile };
+}
+
+function recording(decision: 'allow' | 'deny'): { seen: PermissionRequest[]; canUseTool: CanUseTool } {
+  const seen: PermissionRequest[] = [];
+  return { seen, canUseTool: (request) => (seen.push(request), { behavior: decision }) };
+}
+
+const markerCall = expect.objectContaining({ toolName: 'mcp__fixture__write_marker', mcpServer: 'fixture', mcpTool: 'write_marker', input: { text: 'attack' } });
+
+describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('canUseTool and mcpServers with %s (real binary, live session)', (cli) => {
+  it('a denying callback: the server\'s tool does not run, and the callback saw the call with the server and tool named', async () => {
+    const { opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'attack' }));
+    const { seen, canUseTool } = recording('deny');
+    const live = await openLive(builtInAdapters[cli], { ...opts, canUseTool });
+    const result = await live.send('Write the marker').result;
+    expect(result.status).toBe('success');
+    expect(markers(markerFile)).toEqual([]);
+    expect(seen).toEqual([markerCall]);
+  });
+
+  it('an allowing callback: the tool runs once, asked once', async () => {
+    const { opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'attack' }));
+    const { seen, canUseTool } = recording('allow');
+    const live = await openLive(builtInAdapters[cli], { ...opts, canUseTool });
+    expect((await live.send('Write the marker').result).status).toBe('success');
+    expect(markers(markerFile)).toEqual([{ text: 'attack', secret: null }]);
+    expect(seen).toEqual([markerCall]);
+  });
+});
+
+describe('canUseTool and mcpServers with claude (real binary, one-shot run)', () => {
+  it('a denying callback: the tool does not run; the callback saw it', async () => {
+    const { opts, markerFile } = await setup('claude', callSteps.claude('fixture', { text: 'attack' }));
+    const { seen, canUseTool } = recording('deny');
+    expect((await run(builtInAdapters.claude, 'Write the marker', { ...opts, canUseTool })).status).toBe('success');
+    expect(markers(markerFile)).toEqual([]);
+    expect(seen).toEqual([markerCall]);
+  });
+});
+
+describe('a command of the agent that calls the bridge itself (claude, real binary)', () => {
+  // The attacker's step (point 2): the model has Bash allowed (permissionPolicy.allow) and runs the
+  // stand-in agent, which reads the bridge's URL and secret from the MCP config file on claude's argv
+  // and calls `wipe` over HTTP, a tool the run denies in permissionPolicy.deny.
+  it('the denied handler does not run, the stand-in is refused and sees no such tool, and the event stream shows the call', async () => {
+    const wiped: unknown[] = [];
+    const wipe = tool({ name: 'wipe', description: 'Deletes everything', input: z.object({}), handler: () => (wiped.push(1), 'wiped') });
+    const command = `${process.execPath} ${standIn} wipe`;
+    const { opts } = await setup('claude', [{ toolCalls: [{ name: 'Bash', input: { command, description: 'stand-in agent' } }] }]);
+    const result = await run(builtInAdapters.claude, 'Run it', { ...opts, tools: [wipe], permissionPolicy: { allow: ['Bash'], deny: ['wipe'] }, collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(wiped).toEqual([]);
+    const output = JSON.stringify(result.events?.find((event) => event.type === 'tool_result')?.output);
+    expect(output).toContain('\\"found\\":true');
+    expect(output).toContain('\\"listed\\":[]');
+    expect(result.events).toContainEqual(
+      expect.objectContaining({ type: 'progress', subtype: 'tool_bridge.call', extra: expect.objectContaining({ tool: 'wipe', decision: 'deny', decidedBy: 'permissionPolicy', inCliRecords: false }) }),
+    );
+  });
+});
