@@ -13,6 +13,9 @@ import { RunTracker } from './run-tracker.js';
 import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
+import type { BridgeGate } from './bridge-gate.js';
+import { buildEnv } from './env.js';
+import { mcpServerEntries } from './mcp-servers.js';
 import type { PermissionPromptTool, ToolBridge } from './tool-bridge.js';
 import { permissionToolName } from './tool-names.js';
 import { subtractUsage } from './usage.js';
@@ -111,6 +114,8 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
     return now;
   };
 
+  // Sees the CLI's records, to tell the bridge's calls that came through the CLI (bridge-gate.ts).
+  let gate: BridgeGate | undefined;
   const emit = (translated: TranslatedEvent): void => {
     // Stamped in place (translators hand their events over, see Translator): a copy per event was
     // measured as the largest cost of a fast stream (docs/performance.md).
@@ -120,6 +125,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
     if (event.type === 'init') adoptKnownSession(event.sessionId);
     if (event.type === 'usage' && adapter.usageIsCumulative) event = { ...event, usage: shareOf(event.usage) };
     tracker.observe(event);
+    gate?.observe(event);
     collected?.push(event);
     observation?.event?.(event);
     // No closure per event (or per line, below) when there is no callback to guard.
@@ -186,10 +192,19 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;
   try {
-    if (opts.tools?.length || permissionPrompt) {
-      // Loaded only for runs with custom tools or canUseTool: the MCP SDK is heavy.
-      const { startToolBridge } = await import('./tool-bridge.js');
-      toolBridge = await startToolBridge(opts.tools ?? [], opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal, permissionPrompt);
+    const mcpServers = mcpServerEntries(opts);
+    if (opts.tools?.length || permissionPrompt || mcpServers.length) {
+      // Loaded only for runs with custom tools, MCP servers or canUseTool: the MCP SDK is heavy.
+      const [{ startToolBridge }, { bridgeGate }] = await Promise.all([import('./tool-bridge.js'), import('./bridge-gate.js')]);
+      gate = bridgeGate(opts, emit);
+      toolBridge = await startToolBridge({
+        tools: opts.tools ?? [],
+        runSignal: opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal,
+        ...(permissionPrompt ? { permissionPrompt } : {}),
+        mcpServers,
+        upstreamContext: { env: buildEnv({ inherited: process.env, inherit: opts.inheritEnv, extra: opts.extraEnv, unset: opts.unsetEnv }), cwd },
+        gate,
+      });
     }
     const { invocation, env, executable, version, warning } = await prepareLaunch({
       adapter,
@@ -213,6 +228,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       abortSignal: internal.signal,
       hostBusy: () => asking > 0,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
+    await gate?.finish();
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;
     if (lastUsageTotal) memory.usageTotal = lastUsageTotal;

@@ -1,6 +1,9 @@
-// The caller's external MCP servers (`mcpServers`), CLI-agnostic: each adapter spells them in its
-// CLI's own config next to the custom-tools bridge.
+// The caller's external MCP servers (`mcpServers`), CLI-agnostic. The host connects to them itself
+// (bridge-upstream.ts) and the tool bridge re-serves their tools, so every CLI is told only of MCP
+// servers at the bridge: the caller's env and header values never reach a CLI's argv, config or
+// environment, and the host decides each call (bridge-gate.ts).
 import type { SharedStartOpts } from '../options.js';
+import type { ToolBridgeInfo } from './tool-bridge.js';
 
 /** One external MCP server: a program on stdio, or a streamable HTTP endpoint. */
 export type McpServerConfig = NonNullable<SharedStartOpts['mcpServers']>[string];
@@ -16,21 +19,22 @@ export function mcpServerEntries(opts: Pick<SharedStartOpts, 'mcpServers'>): Arr
   return Object.entries(opts.mcpServers ?? {});
 }
 
-/**
- * The environment variable that carries value `index` of a server's env or headers, for CLIs that read
- * such values from their own environment: the values stay out of argv and config files.
- */
-export function mcpValueVar(serverIndex: number, kind: 'env' | 'header', index: number): string {
-  return `CODERLINE_MCP_${serverIndex}_${kind.toUpperCase()}_${index}`;
+/** One MCP server a CLI is told of: a streamable HTTP server at the bridge (all take the bridge's secret). */
+export interface BridgedServer {
+  name: string;
+  url: string;
+  /** The tools it lists, as the server names them. */
+  toolNames: string[];
+  /** The run's own tools (server `coderline`), rather than one of `mcpServers`. */
+  own: boolean;
 }
 
-/** `values` with each value replaced by a reference `${VAR}`, and the variables to set. */
-export function valuesByReference(values: Record<string, string> | undefined, name: (index: number) => string): { refs: Record<string, string>; env: Record<string, string> } {
-  const refs: Record<string, string> = {};
-  const env: Record<string, string> = {};
-  Object.entries(values ?? {}).forEach(([key, value], index) => {
-    refs[key] = `\${${name(index)}}`;
-    env[name(index)] = value;
-  });
-  return { refs, env };
+/**
+ * Every server the CLI must be told of for this bridge: the run's own tools when it serves any (or
+ * the permission prompt tool), then each of the caller's servers.
+ */
+export function bridgedServers(bridge: ToolBridgeInfo | undefined): BridgedServer[] {
+  if (!bridge) return [];
+  const own = bridge.toolNames.length > 0 || bridge.permissionToolName !== undefined ? [{ name: bridge.name, url: bridge.url, toolNames: bridge.toolNames, own: true }] : [];
+  return [...own, ...bridge.servers.map((server) => ({ ...server, own: false }))];
 }

@@ -12,7 +12,8 @@ import { z } from 'zod';
 import type { TranslatedEvent } from '../../src/events.js';
 import { bridgeGate } from '../../src/core/bridge-gate.js';
 import { startToolBridge, type ToolBridge } from '../../src/core/tool-bridge.js';
-import { tool, type CanUseTool, type PermissionRequest, type ResolvedOpts } from '../../src/index.js';
+import { tool, type CanUseTool, type PermissionRequest } from '../../src/index.js';
+import type { ResolvedOpts } from '../../src/options.js';
 
 const standIn = fileURLToPath(new URL('../fixtures/stand-in-agent.mjs', import.meta.url));
 const bridges: ToolBridge[] = [];
@@ -22,7 +23,7 @@ const ran: string[] = [];
 const named = (name: string) => tool({ name, description: name, input: z.object({}), handler: () => (ran.push(name), `${name} ran`) });
 afterEach(() => void ran.splice(0));
 
-async function gatedBridge(opts: Pick<ResolvedOpts, 'permissionPolicy' | 'allowedTools' | 'canUseTool'>) {
+async function gatedBridge(opts: Partial<Pick<ResolvedOpts, 'permissionPolicy' | 'allowedTools' | 'canUseTool'>>) {
   const events: TranslatedEvent[] = [];
   const gate = bridgeGate(opts as ResolvedOpts, (event) => events.push(event));
   const bridge = await startToolBridge({ tools: [named('wipe'), named('lookup')], runSignal: new AbortController().signal, gate });

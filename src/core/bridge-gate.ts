@@ -1,0 +1,173 @@
+// The host's decision on each call that reaches the tool bridge, whoever makes it: the CLI, or any
+// process of the same user that read the bridge's URL and secret (the agent's own shell can). Order:
+// permissionPolicy.deny refuses (and the tool is not listed), a tool that allowedTools /
+// permissionPolicy.allow names runs without asking (what allow means on the CLIs that ask), else
+// canUseTool decides when set. Every call is reported in the run's events, marked when the CLI's
+// own records did not show it (docs/tools.md).
+import type { TranslatedEvent } from '../events.js';
+import type { ResolvedOpts } from '../options.js';
+import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool, type PermissionRequest } from './permission.js';
+import { toolBridgeServerName } from './tool-names.js';
+
+/** One tools/call that reached the bridge: tool `tool` of server `server` (`coderline` for custom tools). */
+export interface BridgedCall {
+  server: string;
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+export type GateVerdict = { behavior: 'allow'; input: Record<string, unknown> } | { behavior: 'deny'; message: string };
+
+export interface BridgeGate {
+  /** False for a tool permissionPolicy.deny names: the bridge does not list it. */
+  lists(server: string, tool: string): boolean;
+  /** Decides a call and reports it in the events (once the CLI's records had their chance to show it). */
+  decide(call: BridgedCall, signal: AbortSignal): Promise<GateVerdict>;
+  /** Sees the run's events: a CLI's tool_use record is how a call is known to come through the CLI. */
+  observe(event: TranslatedEvent): void;
+  /** Resolves once every call so far is reported. */
+  settled(): Promise<void>;
+  /** The CLI has exited: its records are all in, so the calls still waiting for them are reported now. */
+  finish(): Promise<void>;
+}
+
+/**
+ * How long a call waits for the CLI's record of it before it is reported as not in them. The CLI
+ * prints its record before it calls; both reach the host on different pipes, a moment apart.
+ */
+const RECORD_GRACE_MS = 2_000;
+
+/** A tool name as a comparable key: what pi and Copilot make of `mcp__<server>__<tool>` / `<server>-<tool>` compares equal. */
+const key = (name: string) => name.replace(/[^A-Za-z0-9_]/g, '_');
+
+/** The names a CLI's records may give this call: the user's name of a custom tool, `mcp__<server>__<tool>`, `<server>-<tool>`. */
+function recordNames({ server, tool }: Pick<BridgedCall, 'server' | 'tool'>): string[] {
+  const names = [`mcp__${server}__${tool}`, `${server}_${tool}`];
+  return (server === toolBridgeServerName ? [tool, ...names] : names).map(key);
+}
+
+/**
+ * Whether a rule of allowedTools / permissionPolicy names the call, in the forms users write for the
+ * CLIs: `mcp__<server>__<tool>`, `mcp__<server>` (Claude, pi), `<server>(<tool>)`, `<server>`
+ * (Copilot), and a custom tool's bare name.
+ */
+export function ruleNames(rule: string, { server, tool }: Pick<BridgedCall, 'server' | 'tool'>): boolean {
+  if ([`mcp__${server}__${tool}`, `mcp__${server}`, `${server}(${tool})`, server].includes(rule)) return true;
+  return server === toolBridgeServerName && rule === tool;
+}
+
+/** The name the request and the events give a call: the user's for a custom tool, `mcp__<server>__<tool>` otherwise. */
+export function gatedToolName({ server, tool }: Pick<BridgedCall, 'server' | 'tool'>): string {
+  return server === toolBridgeServerName ? tool : `mcp__${server}__${tool}`;
+}
+
+/** Tells which bridge calls a CLI's records showed: each tool_use record accounts for one call. */
+class RecordWitness {
+  private readonly unclaimed = new Map<string, number>();
+  private readonly waiting: Array<{ names: string[]; resolve(seen: boolean): void; timer: NodeJS.Timeout }> = [];
+
+  observe(name: string): void {
+    const named = key(name);
+    const index = this.waiting.findIndex((waiter) => waiter.names.includes(named));
+    if (index >= 0) {
+      const [waiter] = this.waiting.splice(index, 1);
+      clearTimeout(waiter!.timer);
+      waiter!.resolve(true);
+      return;
+    }
+    this.unclaimed.set(named, (this.unclaimed.get(named) ?? 0) + 1);
+  }
+
+  /** True when a record of one of `names` came (or comes within the grace) that no other call claimed. */
+  claim(names: string[]): Promise<boolean> {
+    const found = names.find((name) => (this.unclaimed.get(name) ?? 0) > 0);
+    if (found !== undefined) {
+      this.unclaimed.set(found, this.unclaimed.get(found)! - 1);
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const waiter = { names, resolve, timer: setTimeout(() => this.drop(waiter, false), RECORD_GRACE_MS).unref() };
+      this.waiting.push(waiter);
+    });
+  }
+
+  /** Every call still waiting is one the records did not show. */
+  finish(): void {
+    for (const waiter of [...this.waiting]) this.drop(waiter, false);
+  }
+
+  private drop(waiter: (typeof this.waiting)[number], seen: boolean): void {
+    const index = this.waiting.indexOf(waiter);
+    if (index < 0) return;
+    this.waiting.splice(index, 1);
+    clearTimeout(waiter.timer);
+    waiter.resolve(seen);
+  }
+}
+
+/**
+ * The gate of a run's bridge. `canUseTool` is read at each call (a live turn may bring its own);
+ * `emit` puts the `permission` events and the call reports in the run's stream.
+ */
+export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) => void, canUseTool: () => CanUseTool | undefined = () => opts.canUseTool): BridgeGate {
+  const allow = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
+  const deny = opts.permissionPolicy?.deny ?? [];
+  const witness = new RecordWitness();
+  const reports = new Set<Promise<void>>();
+  const denied = (call: Pick<BridgedCall, 'server' | 'tool'>) => deny.some((rule) => ruleNames(rule, call));
+
+  const report = (call: BridgedCall, verdict: GateVerdict, decidedBy: 'permissionPolicy' | 'canUseTool' | 'none') => {
+    const reported = witness.claim(recordNames(call)).then((inCliRecords) => {
+      const name = gatedToolName(call);
+      const why = verdict.behavior === 'deny' ? `denied (${verdict.message})` : 'allowed';
+      emit({
+        type: 'progress',
+        kind: 'status',
+        subtype: 'tool_bridge.call',
+        message: `tool bridge: ${name} ${why}${inCliRecords ? '' : "; the CLI's records did not show this call (a caller other than the CLI?)"}`,
+        raw: { server: call.server, tool: call.tool, arguments: call.input },
+        extra: { server: call.server, tool: call.tool, decision: verdict.behavior, decidedBy, inCliRecords },
+      });
+    });
+    reports.add(reported);
+    void reported.finally(() => reports.delete(reported));
+  };
+
+  return {
+    lists: (server, tool) => !denied({ server, tool }),
+    async decide(call, signal) {
+      let verdict: GateVerdict;
+      let decidedBy: 'permissionPolicy' | 'canUseTool' | 'none' = 'none';
+      const callback = canUseTool();
+      if (denied(call)) {
+        verdict = { behavior: 'deny', message: `${gatedToolName(call)} is denied by permissionPolicy.deny` };
+        decidedBy = 'permissionPolicy';
+      } else if (allow.some((rule) => ruleNames(rule, call))) {
+        verdict = { behavior: 'allow', input: call.input };
+        decidedBy = 'permissionPolicy';
+      } else if (callback) {
+        const request: PermissionRequest = { toolName: gatedToolName(call), input: call.input, mcpServer: call.server, mcpTool: call.tool };
+        const timeoutMs = opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;
+        const decision = await askPermission(callback, request, { timeoutMs, signal, emit, raw: { server: call.server, tool: call.tool, arguments: call.input } });
+        verdict = decision.behavior === 'allow'
+          ? { behavior: 'allow', input: decision.updatedInput ?? call.input }
+          : { behavior: 'deny', message: decision.message ?? 'The host denied this tool use.' };
+        decidedBy = 'canUseTool';
+      } else {
+        verdict = { behavior: 'allow', input: call.input };
+      }
+      report(call, verdict, decidedBy);
+      return verdict;
+    },
+    observe(event) {
+      if (event.type === 'tool_use') witness.observe(event.name);
+    },
+    async settled() {
+      while (reports.size) await Promise.all(reports);
+    },
+    async finish() {
+      witness.finish();
+      await this.settled();
+    },
+  };
+}
