@@ -160,7 +160,10 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
       return verdict;
     },
     observe(event) {
-      if (event.type === 'tool_use') witness.observe(event.name);
+      if (event.type !== 'tool_use') return;
+      // The CLI's own spelling, where the stream's name is the user's or a kind (ACP: the title).
+      const spelled = event.extra?.cliToolName ?? event.extra?.title;
+      witness.observe(typeof spelled === 'string' ? spelled : event.name);
     },
     async settled() {
       while (reports.size) await Promise.all(reports);

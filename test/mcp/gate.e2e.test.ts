@@ -27,7 +27,7 @@ async function setup(cli: ProviderName, steps: Step[]) {
   cleanupAfterTest(() => model.close(), () => rm(dir, { recursive: true, force: true }));
   const markerFile = join(dir, 'marker.jsonl');
   const opts: OneShotOpts = {
-    ...withPinnedRuntime(cli, await model.env(cli, { requestTimeoutMs: 120_000 })),
+    ...withPinnedRuntime(cli, await model.env(cli, cli === 'copilot' ? {} : { requestTimeoutMs: 120_000 })),
     workingDirectory: dir,
     mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram], env: { FIXTURE_MARKER_FILE: markerFile } } },
   };
@@ -56,9 +56,14 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('canUseTool and mcp
     const { opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'attack' }));
     const { seen, canUseTool } = recording('allow');
     const live = await openLive(builtInAdapters[cli], { ...opts, canUseTool });
-    expect((await live.send('Write the marker').result).status).toBe('success');
+    const result = await live.send('Write the marker', { collectEvents: true }).result;
+    expect(result.status).toBe('success');
     expect(markers(markerFile)).toEqual([{ text: 'attack', secret: null }]);
     expect(seen).toEqual([markerCall]);
+    // The call came through the CLI, whose records showed it: the report says so.
+    expect(result.events?.filter((event) => event.type === 'progress' && event.subtype === 'tool_bridge.call').map((event) => event.extra)).toEqual([
+      { server: 'fixture', tool: 'write_marker', decision: 'allow', decidedBy: 'canUseTool', inCliRecords: true },
+    ]);
   });
 });
 
