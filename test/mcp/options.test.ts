@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
 import { checkSupport, parseOptions } from '../../src/core/validate.js';
-import { FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.js';
+import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.js';
+import { run } from '../../src/index.js';
 import { optionFields, type ResolvedOpts } from '../../src/options.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { optionsFromFlags } from '../../src/cli/flags.js';
@@ -108,6 +109,18 @@ describe('errors before anything runs', () => {
     expect(() => parse({ mcpServers: { s: { url: 'ftp://host' } } })).toThrow(InvalidOptionsError);
     expect(() => parse({ mcpServers: { s: { command: 'x', url: 'http://h' } } })).toThrow(InvalidOptionsError);
     expect(parse({ mcpServers: servers }).mcpServers).toEqual(servers);
+  });
+
+  it('a server that cannot start: a CoderError naming it, before any CLI starts, with its env values redacted', async () => {
+    // The server prints its secret to stderr and exits: what it printed is in the message, the secret is not.
+    const broken = { command: process.execPath, args: ['-e', 'console.error("starting with " + process.env.TOKEN); process.exit(3)'], env: { TOKEN: 'hunter2-token' } };
+    const error = (await run('claude', 'hi', { executablePath: '/nonexistent/claude', mcpServers: { broken } }).catch((caught: unknown) => caught)) as Error;
+    expect(error).toBeInstanceOf(CoderError);
+    expect(error).toMatchObject({ code: 'invalid_options', message: expect.stringContaining('mcpServers.broken could not be started') });
+    expect(error.message).toContain('starting with <redacted>');
+    expect(error.message).not.toContain('hunter2-token');
+    const unreachable = (await run('claude', 'hi', { executablePath: '/nonexistent/claude', mcpServers: { gone: { url: 'http://127.0.0.1:9/mcp' } } }).catch((caught: unknown) => caught)) as Error;
+    expect(unreachable).toMatchObject({ code: 'invalid_options', message: expect.stringContaining('mcpServers.gone could not be started') });
   });
 
   it.each(['codex', 'copilot', 'pi'] as const)('strictMcpConfig on %s: FeatureNotSupportedError; false asks for nothing', (cli) => {

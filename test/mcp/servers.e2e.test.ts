@@ -1,6 +1,7 @@
 // External MCP servers (`mcpServers`) through each real CLI: a real MCP server (test/fixtures/mcp-server.mjs,
-// on stdio and on streamable HTTP) that the fake model calls. The tool writes a marker file, so the test
-// sees that the CLI called it, with the env or headers it was given, and that the result reached the model.
+// on stdio and on streamable HTTP) that the fake model calls. The host connects to the server and the
+// tool bridge fronts it, so the CLI reaches it through the bridge. The tool writes a marker file, so the
+// test sees that it was called, with the env or headers it was given, and that the result reached the model.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { startHttpFixture } from '../fixtures/mcp-server.mjs';
 import { ticketTool } from '../tools/support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
+import { processTable } from '../support/processes.js';
 import { callSteps, fixtureProgram, markers } from './support.js';
 
 async function setup(cli: ProviderName, steps: Step[]) {
@@ -24,14 +26,16 @@ async function setup(cli: ProviderName, steps: Step[]) {
 }
 
 describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('mcpServers with %s (real binary)', (cli) => {
-  it('a stdio server: the CLI starts it with its env, the model calls its tool, the result reaches the model', async () => {
-    const { model, opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'hello-stdio' }));
+  it('a stdio server: the host starts it with its env, the model calls its tool through the bridge, the result reaches the model; the server ends with the run', async () => {
+    const { model, dir, opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'hello-stdio' }));
+    // The run's directory as an argument the fixture ignores: it tells this test's server in the process table.
     const result = await run(builtInAdapters[cli], 'Write the marker', {
       ...opts,
-      mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram], env: { FIXTURE_MARKER_FILE: markerFile, FIXTURE_SECRET: '${HOME} $x !cmd' } } },
+      mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram, dir], env: { FIXTURE_MARKER_FILE: markerFile, FIXTURE_SECRET: '${HOME} $x !cmd' } } },
     });
+    expect(processTable().filter(({ args }) => args.includes(dir))).toEqual([]);
     expect(result).toMatchObject({ status: 'success', text: 'Done.' });
-    // The env value arrives as given: no CLI expanded `${HOME}` or ran `!cmd`.
+    // The env value arrives as given: no CLI expanded `${HOME}` or ran `!cmd` (no CLI sees it at all now).
     expect(markers(markerFile)).toEqual([{ text: 'hello-stdio', secret: '${HOME} $x !cmd' }]);
     expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('marker written: hello-stdio');
   });
