@@ -23,6 +23,8 @@ export interface BridgeGate {
   lists(server: string, tool: string): boolean;
   /** Decides a call and reports it in the events (once the CLI's records had their chance to show it). */
   decide(call: BridgedCall, signal: AbortSignal): Promise<GateVerdict>;
+  /** True while canUseTool is being asked about a call (the CLI waits for the host: not a stall). */
+  asking(): boolean;
   /** Sees the run's events: a CLI's tool_use record is how a call is known to come through the CLI. */
   observe(event: TranslatedEvent): void;
   /** Resolves once every call so far is reported. */
@@ -113,6 +115,7 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
   const allow = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
   const deny = opts.permissionPolicy?.deny ?? [];
   const witness = new RecordWitness();
+  let asking = 0;
   const reports = new Set<Promise<void>>();
   const denied = (call: Pick<BridgedCall, 'server' | 'tool'>) => deny.some((rule) => ruleNames(rule, call));
 
@@ -148,7 +151,8 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
       } else if (callback) {
         const request: PermissionRequest = { toolName: gatedToolName(call), input: call.input, mcpServer: call.server, mcpTool: call.tool };
         const timeoutMs = opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;
-        const decision = await askPermission(callback, request, { timeoutMs, signal, emit, raw: { server: call.server, tool: call.tool, arguments: call.input } });
+        asking += 1;
+        const decision = await askPermission(callback, request, { timeoutMs, signal, emit, raw: { server: call.server, tool: call.tool, arguments: call.input } }).finally(() => (asking -= 1));
         verdict = decision.behavior === 'allow'
           ? { behavior: 'allow', input: decision.updatedInput ?? call.input }
           : { behavior: 'deny', message: decision.message ?? 'The host denied this tool use.' };
@@ -159,6 +163,7 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
       report(call, verdict, decidedBy);
       return verdict;
     },
+    asking: () => asking > 0,
     observe(event) {
       if (event.type !== 'tool_use') return;
       // The CLI's own spelling, where the stream's name is the user's or a kind (ACP: the title).

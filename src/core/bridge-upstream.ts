@@ -37,12 +37,14 @@ class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   stderrTail = '';
   private child: PipedChild | undefined;
+  private serialize: ((message: JSONRPCMessage) => string) | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly server: StdioMcpServer, private readonly context: UpstreamContext) {}
 
   async start(): Promise<void> {
-    const [{ ReadBuffer }] = await Promise.all([import('@modelcontextprotocol/sdk/shared/stdio.js')]);
+    const { ReadBuffer, serializeMessage } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
+    this.serialize = serializeMessage;
     const { child, closed } = spawnCli(this.server.command, this.server.args ?? [], undefined, { cwd: this.context.cwd, env: { ...this.context.env, ...this.server.env } });
     this.child = child;
     const pid = child.pid;
@@ -71,8 +73,7 @@ class GroupStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    const { serializeMessage } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
-    this.child?.stdin.write(serializeMessage(message));
+    this.child?.stdin.write(this.serialize!(message));
   }
 
   close(): Promise<void> {
@@ -107,8 +108,10 @@ export async function connectUpstream(name: string, server: McpServerConfig, con
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
-  const stdio = isStdioServer(server) ? new GroupStdioTransport(server, context) : undefined;
-  const transport: Transport = isStdioServer(server) ? stdio! : new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers ?? {} } });
+  let stdio: GroupStdioTransport | undefined;
+  let transport: Transport;
+  if (isStdioServer(server)) transport = stdio = new GroupStdioTransport(server, context);
+  else transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers ?? {} } });
   const client = new Client({ name: 'coderline', version: '1.0.0' });
   const starting = AbortSignal.any([signal, AbortSignal.timeout(START_TIMEOUT_MS)]);
   let tools: McpTool[];

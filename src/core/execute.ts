@@ -14,8 +14,7 @@ import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
 import type { BridgeGate } from './bridge-gate.js';
-import { buildEnv } from './env.js';
-import { mcpServerEntries } from './mcp-servers.js';
+import { serversToFront } from './mcp-servers.js';
 import type { PermissionPromptTool, ToolBridge } from './tool-bridge.js';
 import { permissionToolName } from './tool-names.js';
 import { subtractUsage } from './usage.js';
@@ -192,8 +191,8 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;
   try {
-    const mcpServers = mcpServerEntries(opts);
-    if (opts.tools?.length || permissionPrompt || mcpServers.length) {
+    const mcpServers = serversToFront(opts, cwd);
+    if (opts.tools?.length || permissionPrompt || mcpServers) {
       // Loaded only for runs with custom tools, MCP servers or canUseTool: the MCP SDK is heavy.
       const [{ startToolBridge }, { bridgeGate }] = await Promise.all([import('./tool-bridge.js'), import('./bridge-gate.js')]);
       gate = bridgeGate(opts, emit);
@@ -201,8 +200,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
         tools: opts.tools ?? [],
         runSignal: opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal,
         ...(permissionPrompt ? { permissionPrompt } : {}),
-        mcpServers,
-        upstreamContext: { env: buildEnv({ inherited: process.env, inherit: opts.inheritEnv, extra: opts.extraEnv, unset: opts.unsetEnv }), cwd },
+        ...(mcpServers ? { mcpServers } : {}),
         gate,
       });
     }
@@ -226,7 +224,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       emit,
       onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
-      hostBusy: () => asking > 0,
+      hostBusy: () => asking > 0 || gate?.asking() === true,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
     await gate?.finish();
     await reportUsageFromExit(invocation);

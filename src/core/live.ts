@@ -20,8 +20,7 @@ import type { RunStream } from './session.js';
 import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
 import type { BridgeGate } from './bridge-gate.js';
-import { buildEnv } from './env.js';
-import { mcpServerEntries } from './mcp-servers.js';
+import { serversToFront } from './mcp-servers.js';
 import { nonJsonLine, translateRecord } from './translate-line.js';
 import { checkSupport, parseOptions } from './validate.js';
 import { compareVersions } from './version.js';
@@ -139,16 +138,15 @@ export class LiveSession<P extends string = string> {
       await temp.remove();
     };
     try {
-      const mcpServers = mcpServerEntries(opts);
-      if (opts.tools?.length || mcpServers.length) {
+      const mcpServers = serversToFront(opts, cwd);
+      if (opts.tools?.length || mcpServers) {
         const [{ startToolBridge }, { bridgeGate }] = await Promise.all([import('./tool-bridge.js'), import('./bridge-gate.js')]);
         // The session does not exist yet: the gate reaches it (and the running turn's canUseTool) when a call comes.
         gate = bridgeGate(opts, (event) => session?.deliver([event]), () => session?.canUseTool());
         toolBridge = await startToolBridge({
           tools: opts.tools ?? [],
           runSignal: closing.signal,
-          mcpServers,
-          upstreamContext: { env: buildEnv({ inherited: process.env, inherit: opts.inheritEnv, extra: opts.extraEnv, unset: opts.unsetEnv }), cwd },
+          ...(mcpServers ? { mcpServers } : {}),
           gate,
         });
       }
@@ -374,7 +372,7 @@ export class LiveSession<P extends string = string> {
 
     const stallTimeoutMs = opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs;
     const stallWatch = setInterval(() => {
-      if (turn.asking > 0) turn.lastActivity = Date.now();
+      if (turn.asking > 0 || this.gate?.asking()) turn.lastActivity = Date.now();
       else if (Date.now() - turn.lastActivity >= stallTimeoutMs && turn.stoppedBy === undefined) {
         turn.stoppedBy = 'stall';
         void this.channel.kill(STOP_STEPS);

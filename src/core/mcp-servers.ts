@@ -2,7 +2,9 @@
 // (bridge-upstream.ts) and the tool bridge re-serves their tools, so every CLI is told only of MCP
 // servers at the bridge: the caller's env and header values never reach a CLI's argv, config or
 // environment, and the host decides each call (bridge-gate.ts).
-import type { SharedStartOpts } from '../options.js';
+import type { ResolvedOpts, SharedStartOpts } from '../options.js';
+import type { UpstreamContext } from './bridge-upstream.js';
+import { buildEnv } from './env.js';
 import type { ToolBridgeInfo } from './tool-bridge.js';
 
 /** One external MCP server: a program on stdio, or a streamable HTTP endpoint. */
@@ -17,6 +19,16 @@ export function isStdioServer(server: McpServerConfig): server is StdioMcpServer
 /** The servers of `opts.mcpServers` as [name, server] pairs, in the caller's order. */
 export function mcpServerEntries(opts: Pick<SharedStartOpts, 'mcpServers'>): Array<[string, McpServerConfig]> {
   return Object.entries(opts.mcpServers ?? {});
+}
+
+/**
+ * The run's servers for the bridge to front, with where a stdio one starts: the run's directory, and
+ * the environment the CLI would inherit (inheritEnv, extraEnv, unsetEnv) under the server's own env.
+ */
+export function serversToFront(opts: ResolvedOpts, cwd: string): { entries: Array<[string, McpServerConfig]>; context: UpstreamContext } | undefined {
+  const entries = mcpServerEntries(opts);
+  if (!entries.length) return undefined;
+  return { entries, context: { env: buildEnv({ inherited: process.env, inherit: opts.inheritEnv, extra: opts.extraEnv, unset: opts.unsetEnv }), cwd } };
 }
 
 /** One MCP server a CLI is told of: a streamable HTTP server at the bridge (all take the bridge's secret). */

@@ -46,9 +46,8 @@ export interface ToolBridgeOptions {
   /** Handlers get a signal that fires when this one does. */
   runSignal: AbortSignal;
   permissionPrompt?: PermissionPromptTool;
-  /** The caller's servers to front, and where a stdio one starts. */
-  mcpServers?: ReadonlyArray<[string, McpServerConfig]>;
-  upstreamContext?: UpstreamContext;
+  /** The caller's servers to front, and the environment and directory a stdio one starts in. */
+  mcpServers?: { entries: ReadonlyArray<[string, McpServerConfig]>; context: UpstreamContext };
   /** Decides each tools/call; without one every call runs (tests of the bridge alone). */
   gate?: BridgeGate;
 }
@@ -67,7 +66,7 @@ export interface ToolBridge extends ToolBridgeInfo {
 const maxBodyBytes = 8 * 1024 * 1024;
 
 /** Starts the bridge; a server of `mcpServers` that cannot be started or listed fails it (nothing is left running). */
-export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpServers = [], upstreamContext, gate }: ToolBridgeOptions): Promise<ToolBridge> {
+export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpServers, gate }: ToolBridgeOptions): Promise<ToolBridge> {
   const [{ createServer }, { Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest }] = await Promise.all([
     import('node:http'),
     import('@modelcontextprotocol/sdk/server/index.js'),
@@ -80,7 +79,7 @@ export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpS
   const closing = new AbortController();
   const callSignal = AbortSignal.any([runSignal, closing.signal]);
   const sessions = new Map<string, { path: string; transport: StreamableHTTPServerTransport }>();
-  const upstreams = await connectAll(mcpServers, upstreamContext, callSignal);
+  const upstreams = mcpServers ? await connectAll(mcpServers.entries, mcpServers.context, callSignal) : [];
   const upstreamAt = new Map(upstreams.map((upstream) => [`/mcp/${upstream.name}`, upstream]));
   const listed = (server: string, tool: string) => gate?.lists(server, tool) ?? true;
 
@@ -209,10 +208,10 @@ export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpS
 }
 
 /** Connects every server, or none: one that fails closes those already started. */
-async function connectAll(servers: ReadonlyArray<[string, McpServerConfig]>, context: UpstreamContext | undefined, signal: AbortSignal): Promise<Upstream[]> {
+async function connectAll(servers: ReadonlyArray<[string, McpServerConfig]>, context: UpstreamContext, signal: AbortSignal): Promise<Upstream[]> {
   if (!servers.length) return [];
   const { connectUpstream } = await import('./bridge-upstream.js');
-  const started = await Promise.allSettled(servers.map(([name, server]) => connectUpstream(name, server, context ?? { env: {}, cwd: process.cwd() }, signal)));
+  const started = await Promise.allSettled(servers.map(([name, server]) => connectUpstream(name, server, context, signal)));
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (!failed) return started.map((outcome) => (outcome as PromiseFulfilledResult<Upstream>).value);
   await Promise.allSettled(started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.close()] : [])));
