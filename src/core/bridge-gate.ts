@@ -29,8 +29,11 @@ export interface BridgeGate {
   observe(event: TranslatedEvent): void;
   /** Resolves once every call so far is reported. */
   settled(): Promise<void>;
-  /** The CLI has exited: its records are all in, so the calls still waiting for them are reported now. */
-  finish(): Promise<void>;
+  /**
+   * The CLI's records so far are all in (it exited, or its turn ended): the calls still waiting for
+   * one are reported now, before this returns, as not in them.
+   */
+  flush(): void;
 }
 
 /**
@@ -66,35 +69,29 @@ export function gatedToolName({ server, tool }: Pick<BridgedCall, 'server' | 'to
 /** Tells which bridge calls a CLI's records showed: each tool_use record accounts for one call. */
 class RecordWitness {
   private readonly unclaimed = new Map<string, number>();
-  private readonly waiting: Array<{ names: string[]; resolve(seen: boolean): void; timer: NodeJS.Timeout }> = [];
+  private readonly waiting: Array<{ names: string[]; done(seen: boolean): void; timer: NodeJS.Timeout }> = [];
 
   observe(name: string): void {
     const named = key(name);
-    const index = this.waiting.findIndex((waiter) => waiter.names.includes(named));
-    if (index >= 0) {
-      const [waiter] = this.waiting.splice(index, 1);
-      clearTimeout(waiter!.timer);
-      waiter!.resolve(true);
-      return;
-    }
-    this.unclaimed.set(named, (this.unclaimed.get(named) ?? 0) + 1);
+    const waiter = this.waiting.find((candidate) => candidate.names.includes(named));
+    if (waiter) this.drop(waiter, true);
+    else this.unclaimed.set(named, (this.unclaimed.get(named) ?? 0) + 1);
   }
 
-  /** True when a record of one of `names` came (or comes within the grace) that no other call claimed. */
-  claim(names: string[]): Promise<boolean> {
+  /** `done(true)` when a record of one of `names` came (or comes within the grace) that no other call claimed. */
+  claim(names: string[], done: (seen: boolean) => void): void {
     const found = names.find((name) => (this.unclaimed.get(name) ?? 0) > 0);
     if (found !== undefined) {
       this.unclaimed.set(found, this.unclaimed.get(found)! - 1);
-      return Promise.resolve(true);
+      done(true);
+      return;
     }
-    return new Promise((resolve) => {
-      const waiter = { names, resolve, timer: setTimeout(() => this.drop(waiter, false), RECORD_GRACE_MS).unref() };
-      this.waiting.push(waiter);
-    });
+    const waiter = { names, done, timer: setTimeout(() => this.drop(waiter, false), RECORD_GRACE_MS).unref() };
+    this.waiting.push(waiter);
   }
 
   /** Every call still waiting is one the records did not show. */
-  finish(): void {
+  flush(): void {
     for (const waiter of [...this.waiting]) this.drop(waiter, false);
   }
 
@@ -103,7 +100,7 @@ class RecordWitness {
     if (index < 0) return;
     this.waiting.splice(index, 1);
     clearTimeout(waiter.timer);
-    waiter.resolve(seen);
+    waiter.done(seen);
   }
 }
 
@@ -116,11 +113,13 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
   const deny = opts.permissionPolicy?.deny ?? [];
   const witness = new RecordWitness();
   let asking = 0;
-  const reports = new Set<Promise<void>>();
+  let pending = 0;
+  const whenAllReported: Array<() => void> = [];
   const denied = (call: Pick<BridgedCall, 'server' | 'tool'>) => deny.some((rule) => ruleNames(rule, call));
 
   const report = (call: BridgedCall, verdict: GateVerdict, decidedBy: 'permissionPolicy' | 'canUseTool' | 'none') => {
-    const reported = witness.claim(recordNames(call)).then((inCliRecords) => {
+    pending += 1;
+    witness.claim(recordNames(call), (inCliRecords) => {
       const name = gatedToolName(call);
       const why = verdict.behavior === 'deny' ? `denied (${verdict.message})` : 'allowed';
       emit({
@@ -131,9 +130,9 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
         raw: { server: call.server, tool: call.tool, arguments: call.input },
         extra: { server: call.server, tool: call.tool, decision: verdict.behavior, decidedBy, inCliRecords },
       });
+      pending -= 1;
+      if (pending === 0) for (const resolve of whenAllReported.splice(0)) resolve();
     });
-    reports.add(reported);
-    void reported.finally(() => reports.delete(reported));
   };
 
   return {
@@ -170,12 +169,7 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
       const spelled = event.extra?.cliToolName ?? event.extra?.title;
       witness.observe(typeof spelled === 'string' ? spelled : event.name);
     },
-    async settled() {
-      while (reports.size) await Promise.all(reports);
-    },
-    async finish() {
-      witness.finish();
-      await this.settled();
-    },
+    settled: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => void whenAllReported.push(resolve))),
+    flush: () => witness.flush(),
   };
 }

@@ -366,7 +366,11 @@ export class LiveSession<P extends string = string> {
         this.guard(turn, () => opts.onEvent?.(event as CoderStreamEvent));
         sink.push(event);
       },
-      finish: (end) => finished(end),
+      finish: (end) => {
+        // The turn's records are all in: the bridge calls still waiting for one are reported in this turn.
+        this.gate?.flush();
+        finished(end);
+      },
     };
     this.turn = turn;
 

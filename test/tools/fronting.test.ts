@@ -85,7 +85,7 @@ describe('the bridge fronting an MCP server', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['read_row']);
     expect(await client.callTool({ name: 'drop_table', arguments: {} })).toMatchObject({ isError: true, content: [{ text: 'mcp__db__drop_table is denied by permissionPolicy.deny' }] });
     expect(called).toEqual([]);
-    await gate.finish();
+    gate.flush();
     expect(events).toContainEqual(expect.objectContaining({ subtype: 'tool_bridge.call', extra: expect.objectContaining({ server: 'db', tool: 'drop_table', decision: 'deny' }) }));
   });
 
