@@ -17,6 +17,7 @@ import type { ProviderName } from '../../src/events.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { openLive } from '../support/live.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
+import { ticketTool } from '../tools/support.js';
 import { callSteps, fixtureProgram, markers } from './support.js';
 
 const standIn = fileURLToPath(new URL('../fixtures/stand-in-agent.mjs', import.meta.url));
@@ -74,6 +75,18 @@ describe('canUseTool and mcpServers with claude (real binary, one-shot run)', ()
     expect((await run(builtInAdapters.claude, 'Write the marker', { ...opts, canUseTool })).status).toBe('success');
     expect(markers(markerFile)).toEqual([]);
     expect(seen).toEqual([markerCall]);
+  });
+});
+
+describe('canUseTool and a custom tool with claude (real binary, one-shot run)', () => {
+  it('the bridge asks once about the tool and Claude does not ask again through the permission prompt tool', async () => {
+    const calls: Parameters<typeof ticketTool>[0] = [];
+    const { opts } = await setup('claude', [{ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input: { id: '42' } }] }]);
+    const { seen, canUseTool } = recording('allow');
+    const result = await run(builtInAdapters.claude, 'Look it up', { ...opts, mcpServers: {}, tools: [ticketTool(calls)], canUseTool });
+    expect(result.status).toBe('success');
+    expect(calls.map((call) => call.input)).toEqual([{ id: '42' }]);
+    expect(seen).toEqual([expect.objectContaining({ toolName: 'lookup_ticket', mcpServer: 'coderline', mcpTool: 'lookup_ticket', input: { id: '42' } })]);
   });
 });
 
