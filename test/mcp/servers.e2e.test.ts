@@ -40,7 +40,7 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('mcpServers with %s
     expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('marker written: hello-stdio');
   });
 
-  it('an HTTP server with headers, next to the custom-tools bridge: the CLI sends the headers, the model calls its tool', async () => {
+  it('an HTTP server with headers, next to the custom tools: the host sends the headers, the model calls its tool through the bridge', async () => {
     const calls: Parameters<typeof ticketTool>[0] = [];
     const token = `token-${process.pid}-${cli}`;
     const steps = [...callSteps[cli]('fixture_http', { text: 'hello-http' })];
