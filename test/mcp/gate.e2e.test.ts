@@ -6,7 +6,7 @@
 // callback must have seen the call with the server and the tool named.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -130,6 +130,31 @@ describe('a command of the agent that calls the bridge itself (codex live, real 
     expect(seen).toContainEqual(expect.objectContaining({ toolName: 'wipe', mcpServer: 'coderline', mcpTool: 'wipe' }));
     expect(result.events).toContainEqual(
       expect.objectContaining({ type: 'progress', subtype: 'tool_bridge.call', extra: expect.objectContaining({ tool: 'wipe', decision: 'deny', decidedBy: 'canUseTool', inCliRecords: false }) }),
+    );
+  });
+});
+
+describe.each([
+  // Copilot runs a shell command only when allowed (`shell`); pi never asks.
+  ['copilot', { name: 'bash', input: { command: `${process.execPath} ${standIn} wipe`, description: 'stand-in agent' } }, ['shell']],
+  ['pi', { name: 'bash', input: { command: `${process.execPath} ${standIn} wipe` } }, []],
+] as const)('a command of the agent that calls the bridge itself (%s one-shot, real binary)', (cli, call, allow) => {
+  // The attacker's step: the command reads the bridge's URL (Copilot's config file, pi's extension
+  // file, both named on the CLI's argv) and the secret (the file; pi's /proc/<pid>/environ) and calls
+  // `wipe`, which the run denies in permissionPolicy.deny.
+  it('the denied handler does not run, and the event stream shows the call', async () => {
+    const wiped: unknown[] = [];
+    const wipe = tool({ name: 'wipe', description: 'Deletes everything', input: z.object({}), handler: () => (wiped.push(1), 'wiped') });
+    const { opts } = await setup(cli, [{ toolCalls: [call] }]);
+    // Copilot asks before a command names a path outside its directories: the stand-in's and node's are added.
+    const addDirs = cli === 'copilot' ? { addDirs: [dirname(standIn), dirname(process.execPath)] } : {};
+    // A tool the run allows too, so the CLI is told of the bridge (with only denied tools it is told of none).
+    const result = await run(builtInAdapters[cli], 'Run it', { ...opts, ...addDirs, mcpServers: {}, tools: [wipe, ticketTool()], permissionPolicy: { deny: ['wipe'], ...(allow.length ? { allow: [...allow] } : {}) }, collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(wiped).toEqual([]);
+    expect(JSON.stringify(result.events?.find((event) => event.type === 'tool_result')?.output)).toContain('\\"found\\":true');
+    expect(result.events).toContainEqual(
+      expect.objectContaining({ type: 'progress', subtype: 'tool_bridge.call', extra: expect.objectContaining({ tool: 'wipe', decision: 'deny', decidedBy: 'permissionPolicy', inCliRecords: false }) }),
     );
   });
 });
