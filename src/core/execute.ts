@@ -202,7 +202,12 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
         ...(permissionPrompt ? { permissionPrompt } : {}),
         ...(mcpServers ? { mcpServers } : {}),
         gate,
+      }).catch((error: unknown) => {
+        // An abort while an MCP server starts is a cancelled run, not that server's failure.
+        if (opts.signal?.aborted) return undefined;
+        throw error;
       });
+      if (!toolBridge) return cancelledBeforeStart(undefined);
     }
     const { invocation, env, executable, version, warning } = await prepareLaunch({
       adapter,

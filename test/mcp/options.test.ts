@@ -6,6 +6,8 @@ import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
 import { checkSupport, parseOptions } from '../../src/core/validate.js';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.js';
 import { run } from '../../src/index.js';
+import { pidsWithMarker, uniqueMarker } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
 import { optionFields, type ResolvedOpts } from '../../src/options.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { optionsFromFlags } from '../../src/cli/flags.js';
@@ -121,6 +123,18 @@ describe('errors before anything runs', () => {
     expect(error.message).not.toContain('hunter2-token');
     const unreachable = (await run('claude', 'hi', { executablePath: '/nonexistent/claude', mcpServers: { gone: { url: 'http://127.0.0.1:9/mcp' } } }).catch((caught: unknown) => caught)) as Error;
     expect(unreachable).toMatchObject({ code: 'invalid_options', message: expect.stringContaining('mcpServers.gone could not be started') });
+  });
+
+  it('an abort while a server starts is a cancelled run, and the server is stopped', async () => {
+    const marker = uniqueMarker('mcp-slow');
+    // A server that never answers initialize: the run waits for it until the abort.
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', marker] };
+    const controller = new AbortController();
+    const running = run('claude', 'hi', { executablePath: '/nonexistent/claude', mcpServers: { silent }, signal: controller.signal });
+    await waitFor(() => pidsWithMarker(marker).length === 1);
+    controller.abort();
+    expect(await running).toMatchObject({ status: 'cancelled' });
+    expect(pidsWithMarker(marker)).toEqual([]);
   });
 
   it.each(['codex', 'copilot', 'pi'] as const)('strictMcpConfig on %s: FeatureNotSupportedError; false asks for nothing', (cli) => {
