@@ -34,6 +34,8 @@ export interface BridgeGate {
    * one are reported now, before this returns, as not in them.
    */
   flush(): void;
+  /** The CLI has exited: flush, and report every later call at once (no record of it can come now). */
+  end(): void;
 }
 
 /**
@@ -70,6 +72,8 @@ export function gatedToolName({ server, tool }: Pick<BridgedCall, 'server' | 'to
 class RecordWitness {
   private readonly unclaimed = new Map<string, number>();
   private readonly waiting: Array<{ names: string[]; done(seen: boolean): void; timer: NodeJS.Timeout }> = [];
+  /** No record can come any more (the CLI exited). */
+  ended = false;
 
   observe(name: string): void {
     const named = key(name);
@@ -86,6 +90,7 @@ class RecordWitness {
       done(true);
       return;
     }
+    if (this.ended) return done(false);
     const waiter = { names, done, timer: setTimeout(() => this.drop(waiter, false), RECORD_GRACE_MS).unref() };
     this.waiting.push(waiter);
   }
@@ -171,5 +176,9 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
     },
     settled: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => void whenAllReported.push(resolve))),
     flush: () => witness.flush(),
+    end() {
+      witness.ended = true;
+      witness.flush();
+    },
   };
 }

@@ -231,7 +231,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       abortSignal: internal.signal,
       hostBusy: () => asking > 0 || gate?.asking() === true,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
-    gate?.flush();
+    gate?.end();
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;
     if (lastUsageTotal) memory.usageTotal = lastUsageTotal;

@@ -134,6 +134,8 @@ export class LiveSession<P extends string = string> {
     let gate: BridgeGate | undefined;
     const cleanup = async () => {
       closing.abort();
+      // The CLI is gone: calls still waiting for its record are reported now, while onEvent is there.
+      gate?.end();
       await toolBridge?.close();
       await temp.remove();
     };
