@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TranslatedEvent } from '../../src/events.js';
-import { bridgeGate } from '../../src/core/bridge-gate.js';
+import { bridgeGate, ruleNames } from '../../src/core/bridge-gate.js';
 import { startToolBridge, type ToolBridge } from '../../src/core/tool-bridge.js';
 import { tool, type CanUseTool, type PermissionRequest } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
@@ -92,5 +92,20 @@ describe('the tool bridge gate, against a caller that is not the CLI', () => {
     await standInCalls(bridge, 'lookup');
     await gate.settled();
     expect(bridgeCalls(events)).toEqual([expect.objectContaining({ extra: expect.objectContaining({ tool: 'lookup', decision: 'allow', decidedBy: 'none', inCliRecords: true }) })]);
+  });
+});
+
+describe('the rule spellings the gate takes', () => {
+  const external = { server: 'github', tool: 'create_issue' };
+  const custom = { server: 'coderline', tool: 'wipe' };
+
+  it('names a tool of a server as Claude and pi write it, and as Copilot writes it', () => {
+    for (const rule of ['mcp__github__create_issue', 'mcp__github', 'github(create_issue)', 'github']) expect(ruleNames(rule, external)).toBe(true);
+    for (const rule of ['create_issue', 'mcp__github__create', 'mcp__git', 'github(other)', 'Bash', 'mcp__coderline__create_issue']) expect(ruleNames(rule, external)).toBe(false);
+  });
+
+  it('names a custom tool by its bare name too, and by the bridge\'s server', () => {
+    for (const rule of ['wipe', 'mcp__coderline__wipe', 'mcp__coderline', 'coderline(wipe)', 'coderline']) expect(ruleNames(rule, custom)).toBe(true);
+    expect(ruleNames('wip', custom)).toBe(false);
   });
 });
