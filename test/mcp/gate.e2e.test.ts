@@ -17,7 +17,7 @@ import type { ProviderName } from '../../src/events.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { openLive } from '../support/live.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
-import { ticketTool } from '../tools/support.js';
+import { codexBridgeNamespace, codexToolSearch, ticketTool } from '../tools/support.js';
 import { callSteps, fixtureProgram, markers } from './support.js';
 
 const standIn = fileURLToPath(new URL('../fixtures/stand-in-agent.mjs', import.meta.url));
@@ -75,6 +75,30 @@ describe('canUseTool and mcpServers with claude (real binary, one-shot run)', ()
     expect((await run(builtInAdapters.claude, 'Write the marker', { ...opts, canUseTool })).status).toBe('success');
     expect(markers(markerFile)).toEqual([]);
     expect(seen).toEqual([markerCall]);
+  });
+});
+
+describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('canUseTool and a custom tool with %s (real binary, live session)', (cli) => {
+  const step: Record<typeof cli, Step[]> = {
+    claude: [{ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input: { id: '42' } }] }],
+    codex: [{ toolCalls: [codexToolSearch('lookup_ticket')] }, { toolCalls: [{ name: 'lookup_ticket', namespace: codexBridgeNamespace, input: { id: '42' } }] }],
+    copilot: [{ toolCalls: [{ name: 'coderline-lookup_ticket', input: { id: '42' } }] }],
+    pi: [{ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input: { id: '42' } }] }],
+  };
+
+  it('the bridge asks once; a deny holds and the model reads the message; an allow runs the handler', async () => {
+    const calls: Parameters<typeof ticketTool>[0] = [];
+    const { model, opts } = await setup(cli, [...step[cli], { text: 'Refused.' }, ...step[cli]]);
+    const seen: PermissionRequest[] = [];
+    let decision: 'allow' | 'deny' = 'deny';
+    const live = await openLive(builtInAdapters[cli], { ...opts, mcpServers: {}, tools: [ticketTool(calls)], canUseTool: (request) => (seen.push(request), { behavior: decision, message: 'not this ticket' }) });
+    expect((await live.send('Look it up').result).status).toBe('success');
+    expect(calls).toEqual([]);
+    expect(JSON.stringify(model.requests.map((request) => request.body))).toContain('not this ticket');
+    decision = 'allow';
+    expect((await live.send('Again').result).status).toBe('success');
+    expect(calls.map((call) => call.input)).toEqual([{ id: '42' }]);
+    expect(seen).toEqual([0, 1].map(() => expect.objectContaining({ toolName: 'lookup_ticket', mcpServer: 'coderline', mcpTool: 'lookup_ticket', input: { id: '42' } })));
   });
 });
 
