@@ -32,7 +32,12 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('mcpServers with %s
     const result = await run(builtInAdapters[cli], 'Write the marker', {
       ...opts,
       mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram, dir], env: { FIXTURE_MARKER_FILE: markerFile, FIXTURE_SECRET: '${HOME} $x !cmd' } } },
+      collectEvents: true,
     });
+    // The bridge reported the call, as one the CLI's records showed.
+    expect(result.events?.filter((event) => event.type === 'progress' && event.subtype === 'tool_bridge.call').map((event) => event.extra)).toEqual([
+      { server: 'fixture', tool: 'write_marker', decision: 'allow', decidedBy: 'none', inCliRecords: true },
+    ]);
     expect(processTable().filter(({ args }) => args.includes(dir))).toEqual([]);
     expect(result).toMatchObject({ status: 'success', text: 'Done.' });
     // The env value arrives as given: no CLI expanded `${HOME}` or ran `!cmd` (no CLI sees it at all now).
