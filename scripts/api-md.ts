@@ -87,7 +87,7 @@ What each CLI's live mode can do is in [adapters.md](../adapters.md); a missing 
 
 ### \`canUseTool(request, { signal })\`
 
-A start option: called for each tool use the CLI asks about, with \`{ toolName, input, toolUseId?, description? }\`; return \`{ behavior: 'allow', updatedInput? }\` or \`{ behavior: 'deny', message? }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`permissionTimeoutMs\` (default 60 s) denies, with a non-fatal \`error\` event. Each question and answer is a \`permission\` event. Types: \`CanUseTool\`, \`PermissionRequest\`, \`PermissionDecision\`.
+A start option: called for each tool use the CLI asks about, and for each call of a custom tool or of an \`mcpServers\` tool (the tool bridge asks, on every CLI), with \`{ toolName, input, toolUseId?, description?, mcpServer?, mcpTool? }\` (\`mcpServer\` and \`mcpTool\` name a bridge call's server and tool: [docs/tools.md](tools.md#the-gate)); return \`{ behavior: 'allow', updatedInput? }\` or \`{ behavior: 'deny', message? }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`permissionTimeoutMs\` (default 60 s) denies, with a non-fatal \`error\` event. Each question and answer is a \`permission\` event. Types: \`CanUseTool\`, \`PermissionRequest\`, \`PermissionDecision\`.
 
 ### \`createPool(concurrency)\` → \`Pool\`
 

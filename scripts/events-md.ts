@@ -70,6 +70,8 @@ export function renderEventsMd(): string {
     '',
     '`onEvent` and `collectEvents` get every event. So does a `session.stream()` loop: from the moment its iterator is asked for, the loop paces the CLI and nothing is dropped. A stream nobody iterates does not hold the run back (`await stream.result` alone settles): until the first iterator it keeps the events of the latest 1 MiB of the CLI\'s output and drops older ones; a loop that starts after some were dropped first gets a `progress` warning (`subtype: "unread_events_dropped"`) saying how many, then the kept events in order.',
     '',
+    'Calls that reach the tool bridge (custom `tools`, and the tools of `mcpServers`, which the bridge fronts) are not records of the CLI: each one adds a `progress` event with `kind: "status"`, `subtype: "tool_bridge.call"` once the host decided it, `extra: { server, tool, decision: "allow" | "deny", decidedBy: "permissionPolicy" | "canUseTool" | "none", inCliRecords }` and `raw: { server, tool, arguments }`. `inCliRecords` is false when no `tool_use` of the CLI named that tool (a caller other than the CLI, such as a command of the agent that read the bridge\'s secret); see docs/tools.md.',
+    '',
     `Which records produce which events is measured, not written by hand: every recorded fixture (${versions}) is replayed through its adapter's translator.`,
   ];
   for (const type of Object.keys(meaning) as CoderEventType[]) {

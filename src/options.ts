@@ -141,7 +141,7 @@ const adapterStartFields = fields({
   appendSystemPrompt: () => optional(string(), 'Appended to the CLI system prompt'),
   extraArgs: () => optional(stringList(), 'Flags passed to the CLI as given, for what coderline does not model yet; a flag the adapter sets itself is refused by name'),
   tools: () => optional(tools(), 'Custom tools (made by tool()) the agent can call; served to the CLI over a per-run MCP bridge'),
-  mcpServers: () => optional(mcpServers(), 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP), next to the custom-tools bridge. Their tools run without asking (a headless run cannot ask)'),
+  mcpServers: () => optional(mcpServers(), 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP). The host connects to them and the custom-tools bridge serves their tools to the CLI: each call passes permissionPolicy, then canUseTool when set; env and header values never reach the CLI'),
   strictMcpConfig: () => optional(boolean(), "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
   canUseTool: () => optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
   // Claude

@@ -14,6 +14,8 @@ import { redactedAlways, runRedactor, type Redactor } from './redact.js';
 import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
+import type { BridgeGate } from './bridge-gate.js';
+import { serversToFront } from './mcp-servers.js';
 import type { PermissionPromptTool, ToolBridge } from './tool-bridge.js';
 import { permissionToolName } from './tool-names.js';
 import { subtractUsage } from './usage.js';
@@ -114,6 +116,8 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
 
   // Known once the environment is: events of lines that hold a secret are redacted as they are read (child-run.ts).
   let redactor: Redactor | undefined;
+  // Sees the CLI's records, to tell the bridge's calls that came through the CLI (bridge-gate.ts).
+  let gate: BridgeGate | undefined;
   const emit = (translated: TranslatedEvent): void => {
     // Stamped in place (translators hand their events over, see Translator): a copy per event was
     // measured as the largest cost of a fast stream (docs/performance.md).
@@ -123,6 +127,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
     if (event.type === 'init') adoptKnownSession(event.sessionId);
     if (event.type === 'usage' && adapter.usageIsCumulative) event = { ...event, usage: shareOf(event.usage) };
     tracker.observe(event);
+    gate?.observe(event);
     collected?.push(event);
     observation?.event?.(event);
     // No closure per event (or per line, below) when there is no callback to guard.
@@ -190,10 +195,23 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
   const temp = new TempDir('coderline-run-');
   let toolBridge: ToolBridge | undefined;
   try {
-    if (opts.tools?.length || permissionPrompt) {
-      // Loaded only for runs with custom tools or canUseTool: the MCP SDK is heavy.
-      const { startToolBridge } = await import('./tool-bridge.js');
-      toolBridge = await startToolBridge(opts.tools ?? [], opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal, permissionPrompt);
+    const mcpServers = serversToFront(opts, cwd);
+    if (opts.tools?.length || permissionPrompt || mcpServers) {
+      // Loaded only for runs with custom tools, MCP servers or canUseTool: the MCP SDK is heavy.
+      const [{ startToolBridge }, { bridgeGate }] = await Promise.all([import('./tool-bridge.js'), import('./bridge-gate.js')]);
+      gate = bridgeGate(opts, emit);
+      toolBridge = await startToolBridge({
+        tools: opts.tools ?? [],
+        runSignal: opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal,
+        ...(permissionPrompt ? { permissionPrompt } : {}),
+        ...(mcpServers ? { mcpServers } : {}),
+        gate,
+      }).catch((error: unknown) => {
+        // An abort while an MCP server starts is a cancelled run, not that server's failure.
+        if (opts.signal?.aborted) return undefined;
+        throw error;
+      });
+      if (!toolBridge) return cancelledBeforeStart(undefined);
     }
     const { invocation, env, executable, version, warning } = await prepareLaunch({
       adapter,
@@ -216,9 +234,10 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       emit,
       onRawLine: opts.onRawLine ? (line) => guard(() => opts.onRawLine!(line)) : undefined,
       abortSignal: internal.signal,
-      hostBusy: () => asking > 0,
+      hostBusy: () => asking > 0 || gate?.asking() === true,
       redactor,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
+    gate?.end();
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;
     if (lastUsageTotal) memory.usageTotal = lastUsageTotal;

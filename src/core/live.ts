@@ -12,13 +12,15 @@ import { DuplexChannel, describeEnd, type ChannelEnd } from './channel.js';
 import { DEFAULTS } from './child-run.js';
 import { EventStream } from './event-stream.js';
 import { decideOutcome, type ProcessEnd } from './outcome.js';
-import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
+import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool } from './permission.js';
 import type { PermissionModeName } from './permission-mode.js';
 import { STOP_STEPS, terminateEscapedDescendants } from './process-group.js';
 import { RunTracker } from './run-tracker.js';
 import type { RunStream } from './session.js';
 import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
+import type { BridgeGate } from './bridge-gate.js';
+import { serversToFront } from './mcp-servers.js';
 import { nonJsonLine, translateRecord } from './translate-line.js';
 import { checkSupport, parseOptions } from './validate.js';
 import { compareVersions } from './version.js';
@@ -108,6 +110,8 @@ export class LiveSession<P extends string = string> {
     private readonly cwd: string,
     private readonly cleanup: () => Promise<void>,
     private readonly redactor: Redactor | undefined,
+    /** The tool bridge's gate, which sees the CLI's records to tell the calls that came through it. */
+    private readonly gate: BridgeGate | undefined,
   ) {
     this.sessionTranslator = spec.createSessionTranslator?.({ opts });
     // An instance of its own: records between turns must not change what the turns' translator has seen.
@@ -131,15 +135,26 @@ export class LiveSession<P extends string = string> {
     const closing = new AbortController();
     let session: LiveSession<P> | undefined;
     let toolBridge: ToolBridge | undefined;
+    let gate: BridgeGate | undefined;
     const cleanup = async () => {
       closing.abort();
+      // The CLI is gone: calls still waiting for its record are reported now, while onEvent is there.
+      gate?.end();
       await toolBridge?.close();
       await temp.remove();
     };
     try {
-      if (opts.tools?.length) {
-        const { startToolBridge } = await import('./tool-bridge.js');
-        toolBridge = await startToolBridge(opts.tools, closing.signal);
+      const mcpServers = serversToFront(opts, cwd);
+      if (opts.tools?.length || mcpServers) {
+        const [{ startToolBridge }, { bridgeGate }] = await Promise.all([import('./tool-bridge.js'), import('./bridge-gate.js')]);
+        // The session does not exist yet: the gate reaches it (and the running turn's canUseTool) when a call comes.
+        gate = bridgeGate(opts, (event) => session?.deliver([event]), () => session?.canUseTool());
+        toolBridge = await startToolBridge({
+          tools: opts.tools ?? [],
+          runSignal: closing.signal,
+          ...(mcpServers ? { mcpServers } : {}),
+          gate,
+        });
       }
       const { invocation, env, executable, version } = await prepareLaunch({
         adapter,
@@ -178,7 +193,7 @@ export class LiveSession<P extends string = string> {
           },
         },
       );
-      session = new LiveSession(adapter, spec, opts, channel, version, cwd, cleanup, redactor);
+      session = new LiveSession(adapter, spec, opts, channel, version, cwd, cleanup, redactor, gate);
       // No pid: the process could not be started (the version probe ran it a moment ago).
       if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
       if (spec.connect) await session.connect(spec.connect, target, cwd);
@@ -363,13 +378,17 @@ export class LiveSession<P extends string = string> {
         this.guard(turn, () => opts.onEvent?.(event as CoderStreamEvent));
         sink.push(event);
       },
-      finish: (end) => finished(end),
+      finish: (end) => {
+        // The turn's records are all in: the bridge calls still waiting for one are reported in this turn.
+        this.gate?.flush();
+        finished(end);
+      },
     };
     this.turn = turn;
 
     const stallTimeoutMs = opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs;
     const stallWatch = setInterval(() => {
-      if (turn.asking > 0) turn.lastActivity = Date.now();
+      if (turn.asking > 0 || this.gate?.asking()) turn.lastActivity = Date.now();
       else if (Date.now() - turn.lastActivity >= stallTimeoutMs && turn.stoppedBy === undefined) {
         turn.stoppedBy = 'stall';
         void this.channel.kill(STOP_STEPS);
@@ -468,6 +487,7 @@ export class LiveSession<P extends string = string> {
 
   /** Events of a record or a line: to the running turn, or between turns to the session's onEvent. */
   private deliver(events: TranslatedEvent[]): void {
+    if (this.gate) for (const event of events) this.gate.observe(event);
     if (this.turn) {
       for (const event of events) this.turn.emit(event);
       return;
@@ -499,12 +519,17 @@ export class LiveSession<P extends string = string> {
     else turn.tracker.done = undefined;
   }
 
+  /** The callback that decides now: the running turn's, else the session's. */
+  private canUseTool(): CanUseTool | undefined {
+    return this.turn?.opts.canUseTool ?? this.opts.canUseTool;
+  }
+
   private async onRequest(body: unknown, signal: AbortSignal): Promise<unknown> {
     const codec = this.connection?.permission ?? this.spec.permission;
     const request = codec.request(body);
     if (!request) throw new Error('this host does not answer that request');
     const turn = this.turn;
-    const canUseTool = turn?.opts.canUseTool ?? this.opts.canUseTool;
+    const canUseTool = this.canUseTool();
     if (turn) turn.asking += 1;
     try {
       const decision = canUseTool

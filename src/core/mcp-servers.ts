@@ -1,6 +1,11 @@
-// The caller's external MCP servers (`mcpServers`), CLI-agnostic: each adapter spells them in its
-// CLI's own config next to the custom-tools bridge.
-import type { SharedStartOpts } from '../options.js';
+// The caller's external MCP servers (`mcpServers`), CLI-agnostic. The host connects to them itself
+// (bridge-upstream.ts) and the tool bridge re-serves their tools, so every CLI is told only of MCP
+// servers at the bridge: the caller's env and header values never reach a CLI's argv, config or
+// environment, and the host decides each call (bridge-gate.ts).
+import type { ResolvedOpts, SharedStartOpts } from '../options.js';
+import type { UpstreamContext } from './bridge-upstream.js';
+import { buildEnv } from './env.js';
+import type { ToolBridgeInfo } from './tool-bridge.js';
 
 /** One external MCP server: a program on stdio, or a streamable HTTP endpoint. */
 export type McpServerConfig = NonNullable<SharedStartOpts['mcpServers']>[string];
@@ -17,20 +22,31 @@ export function mcpServerEntries(opts: Pick<SharedStartOpts, 'mcpServers'>): Arr
 }
 
 /**
- * The environment variable that carries value `index` of a server's env or headers, for CLIs that read
- * such values from their own environment: the values stay out of argv and config files.
+ * The run's servers for the bridge to front, with where a stdio one starts: the run's directory, and
+ * the environment the CLI would inherit (inheritEnv, extraEnv, unsetEnv) under the server's own env.
  */
-export function mcpValueVar(serverIndex: number, kind: 'env' | 'header', index: number): string {
-  return `CODERLINE_MCP_${serverIndex}_${kind.toUpperCase()}_${index}`;
+export function serversToFront(opts: ResolvedOpts, cwd: string): { entries: Array<[string, McpServerConfig]>; context: UpstreamContext } | undefined {
+  const entries = mcpServerEntries(opts);
+  if (!entries.length) return undefined;
+  return { entries, context: { env: buildEnv({ inherited: process.env, inherit: opts.inheritEnv, extra: opts.extraEnv, unset: opts.unsetEnv }), cwd } };
 }
 
-/** `values` with each value replaced by a reference `${VAR}`, and the variables to set. */
-export function valuesByReference(values: Record<string, string> | undefined, name: (index: number) => string): { refs: Record<string, string>; env: Record<string, string> } {
-  const refs: Record<string, string> = {};
-  const env: Record<string, string> = {};
-  Object.entries(values ?? {}).forEach(([key, value], index) => {
-    refs[key] = `\${${name(index)}}`;
-    env[name(index)] = value;
-  });
-  return { refs, env };
+/** One MCP server a CLI is told of: a streamable HTTP server at the bridge (all take the bridge's secret). */
+export interface BridgedServer {
+  name: string;
+  url: string;
+  /** The tools it lists, as the server names them. */
+  toolNames: string[];
+  /** The run's own tools (server `coderline`), rather than one of `mcpServers`. */
+  own: boolean;
+}
+
+/**
+ * Every server the CLI must be told of for this bridge: the run's own tools when it serves any (or
+ * the permission prompt tool), then each of the caller's servers.
+ */
+export function bridgedServers(bridge: ToolBridgeInfo | undefined): BridgedServer[] {
+  if (!bridge) return [];
+  const own = bridge.toolNames.length > 0 || bridge.permissionToolName !== undefined ? [{ name: bridge.name, url: bridge.url, toolNames: bridge.toolNames, own: true }] : [];
+  return [...own, ...bridge.servers.map((server) => ({ ...server, own: false }))];
 }

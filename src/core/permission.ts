@@ -12,6 +12,12 @@ export interface PermissionRequest {
   toolUseId?: string;
   /** What the CLI says the call does, when it says. */
   description?: string;
+  /**
+   * For a call of an MCP tool the SDK's bridge serves (a custom tool: server `coderline`; or a tool of
+   * one of `mcpServers`): the server's name, and the tool's name on that server.
+   */
+  mcpServer?: string;
+  mcpTool?: string;
 }
 
 export type PermissionDecision =

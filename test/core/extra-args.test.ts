@@ -46,7 +46,7 @@ async function emittedFlags(cli: ProviderName, opts: SharedStartOpts, session: S
     writeTempFile: async (name) => `/tmp/x/${name}`,
     coderStateDir: async () => '/tmp/state',
     outputJsonSchema: { type: 'object' },
-    toolBridge: { name: 'coderline', url: 'http://127.0.0.1:1/mcp', headers: {}, secret: 's', toolNames: ['t'] },
+    toolBridge: { name: 'coderline', url: 'http://127.0.0.1:1/mcp', headers: {}, secret: 's', toolNames: ['t'], servers: [{ name: 'ext', url: 'http://127.0.0.1:1/mcp/ext', toolNames: ['u'] }] },
   });
   return args.filter((arg) => arg.startsWith('-') && arg !== '-').map((arg) => (arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2)));
 }

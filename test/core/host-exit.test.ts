@@ -32,6 +32,20 @@ function startHost(mode: 'hang' | 'finish') {
   return { child, temp, exited, firstLine: new Promise<string>((resolve) => lines.once('line', resolve)) };
 }
 
+describe('a host that dies with a fronted MCP server running', () => {
+  it('SIGKILLed: the stdio server it started (one that outlives its stdin) is stopped by the watchdog', async () => {
+    const marker = uniqueMarker('mcp-host');
+    const fixture = join(import.meta.dirname, '..', 'fixtures', 'mcp-server.mjs');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'support', 'host-with-mcp-server.ts'), fixture, marker], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanupAfterTest(() => child.kill('SIGKILL'), () => killMarked(marker));
+    await once(createInterface({ input: child.stdout! }), 'line');
+    const servers = () => pidsWithMarker(marker).filter((pid) => pid !== child.pid);
+    expect(servers()).toHaveLength(1);
+    child.kill('SIGKILL');
+    await waitFor(() => servers().length === 0);
+  });
+});
+
 describe('a host that never closes its coder', () => {
   it('SIGKILLed mid-run: the CLI, a grandchild in a session of its own, and every temp entry are gone', async () => {
     const { child, temp, exited, firstLine } = startHost('hang');

@@ -92,7 +92,7 @@ const schemaTheCliSaw = (result: RunResult<unknown, string>) =>
   (result.events?.find((event) => event.type === 'progress' && event.subtype === 'schema')?.raw as { schema?: unknown } | undefined)?.schema;
 
 async function callThroughBridge(made: ReturnType<typeof tool>, args: unknown) {
-  const bridge = await startToolBridge([made], new AbortController().signal);
+  const bridge = await startToolBridge({ tools: [made], runSignal: new AbortController().signal });
   const client = new Client({ name: 'test-cli', version: '1.0.0' });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url), { requestInit: { headers: bridge.headers } }));

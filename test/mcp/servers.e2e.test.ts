@@ -1,30 +1,21 @@
 // External MCP servers (`mcpServers`) through each real CLI: a real MCP server (test/fixtures/mcp-server.mjs,
-// on stdio and on streamable HTTP) that the fake model calls. The tool writes a marker file, so the test
-// sees that the CLI called it, with the env or headers it was given, and that the result reached the model.
-import { existsSync, readFileSync } from 'node:fs';
+// on stdio and on streamable HTTP) that the fake model calls. The host connects to the server and the
+// tool bridge fronts it, so the CLI reaches it through the bridge. The tool writes a marker file, so the
+// test sees that it was called, with the env or headers it was given, and that the result reached the model.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtInAdapters } from '../../src/registry.js';
 import { run, type OneShotOpts } from '../../src/index.js';
 import { startFakeModel, fakeApiOf, type ScriptStep as Step } from '../../src/testing/index.js';
 import type { ProviderName } from '../../src/events.js';
 import { startHttpFixture } from '../fixtures/mcp-server.mjs';
-import { codexToolSearch, ticketTool } from '../tools/support.js';
+import { ticketTool } from '../tools/support.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
-
-const fixtureProgram = fileURLToPath(new URL('../fixtures/mcp-server.mjs', import.meta.url));
-
-/** What the model must call to reach tool `tool` of server `server`, per CLI (Codex searches for it first). */
-const callSteps: Record<ProviderName, (server: string, input: unknown) => Step[]> = {
-  claude: (server, input) => [{ toolCalls: [{ name: `mcp__${server}__write_marker`, input }] }],
-  codex: (server, input) => [{ toolCalls: [codexToolSearch('write_marker')] }, { toolCalls: [{ name: 'write_marker', namespace: `mcp__${server}`, input }] }],
-  copilot: (server, input) => [{ toolCalls: [{ name: `${server}-write_marker`, input }] }],
-  pi: (server, input) => [{ toolCalls: [{ name: `mcp__${server}__write_marker`, input }] }],
-};
+import { processTable } from '../support/processes.js';
+import { callSteps, fixtureProgram, markers } from './support.js';
 
 async function setup(cli: ProviderName, steps: Step[]) {
   const model = await startFakeModel({ api: fakeApiOf[cli], script: [...steps, { text: 'Done.' }] });
@@ -34,22 +25,27 @@ async function setup(cli: ProviderName, steps: Step[]) {
   return { model, dir, opts, markerFile: join(dir, 'marker.jsonl') };
 }
 
-const markers = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown) : []);
-
 describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('mcpServers with %s (real binary)', (cli) => {
-  it('a stdio server: the CLI starts it with its env, the model calls its tool, the result reaches the model', async () => {
-    const { model, opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'hello-stdio' }));
+  it('a stdio server: the host starts it with its env, the model calls its tool through the bridge, the result reaches the model; the server ends with the run', async () => {
+    const { model, dir, opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'hello-stdio' }));
+    // The run's directory as an argument the fixture ignores: it tells this test's server in the process table.
     const result = await run(builtInAdapters[cli], 'Write the marker', {
       ...opts,
-      mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram], env: { FIXTURE_MARKER_FILE: markerFile, FIXTURE_SECRET: '${HOME} $x !cmd' } } },
+      mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram, dir], env: { FIXTURE_MARKER_FILE: markerFile, FIXTURE_SECRET: '${HOME} $x !cmd' } } },
+      collectEvents: true,
     });
+    // The bridge reported the call, as one the CLI's records showed.
+    expect(result.events?.filter((event) => event.type === 'progress' && event.subtype === 'tool_bridge.call').map((event) => event.extra)).toEqual([
+      { server: 'fixture', tool: 'write_marker', decision: 'allow', decidedBy: 'none', inCliRecords: true },
+    ]);
+    expect(processTable().filter(({ args }) => args.includes(dir))).toEqual([]);
     expect(result).toMatchObject({ status: 'success', text: 'Done.' });
-    // The env value arrives as given: no CLI expanded `${HOME}` or ran `!cmd`.
+    // The env value arrives as given: no CLI expanded `${HOME}` or ran `!cmd` (no CLI sees it at all now).
     expect(markers(markerFile)).toEqual([{ text: 'hello-stdio', secret: '${HOME} $x !cmd' }]);
     expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('marker written: hello-stdio');
   });
 
-  it('an HTTP server with headers, next to the custom-tools bridge: the CLI sends the headers, the model calls its tool', async () => {
+  it('an HTTP server with headers, next to the custom tools: the host sends the headers, the model calls its tool through the bridge', async () => {
     const calls: Parameters<typeof ticketTool>[0] = [];
     const token = `token-${process.pid}-${cli}`;
     const steps = [...callSteps[cli]('fixture_http', { text: 'hello-http' })];

@@ -15,6 +15,7 @@ const bridge: ToolBridgeInfo = {
   secret: 'the-secret-value',
   headers: { Authorization: 'Bearer the-secret-value' },
   toolNames: ['lookup_ticket', 'close_ticket'],
+  servers: [],
 };
 
 /** The invocation of a run with the ticket tool and `bridge`. */
@@ -67,7 +68,7 @@ describe('tool bridge wiring', () => {
     expect(args).toEqual(expect.arrayContaining(['--tools', 'read,grep,find,ls,mcp__coderline__lookup_ticket,mcp__coderline__close_ticket']));
     expect(env).toMatchObject({ CODERLINE_TOOL_BRIDGE_SECRET: bridge.secret });
     const extension = files['coderline-tool-bridge.mjs']!;
-    expect(extension).toContain(`pi.registerMcpServer("coderline", {\n    url: "${bridge.url}",`);
+    expect(extension).toContain(`pi.registerMcpServer("coderline", { url: "${bridge.url}",`);
     expect(extension).toContain("exposure: 'direct'");
     expect(extension).not.toContain(bridge.secret);
     expect(args.join(' ')).not.toContain(bridge.secret);

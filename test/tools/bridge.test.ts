@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function bridgeFor(tools: Tool[], runSignal = new AbortController().signal): Promise<ToolBridge> {
-  const bridge = await startToolBridge(tools, runSignal);
+  const bridge = await startToolBridge({ tools, runSignal });
   bridges.push(bridge);
   return bridge;
 }

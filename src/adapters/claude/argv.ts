@@ -6,7 +6,7 @@ import type { Invocation, InvocationContext, SessionTarget } from '../../core/ad
 import { repeatedFlagJoined } from '../../core/flags.js';
 import { isUuid } from '../../core/ids.js';
 import { readAttachments, type Attachments } from '../../core/attachments.js';
-import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
+import { bridgedServers } from '../../core/mcp-servers.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
@@ -66,31 +66,12 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
   }
 }
 
-/** The variable whose reference stands for `$` in the MCP config; set to `$` too, so the text is `$` either way. */
-export const dollarVar = 'CODERLINE_DOLLAR';
-
 /**
- * Claude expands `${NAME}` and `${NAME:-default}` in the MCP config (2.1.332, one pass): each `${` of
- * the caller's text becomes a reference that expands to `$`, so the value arrives as given.
+ * `--mcp-config` JSON: every server at the tool bridge (the run's tools and the caller's servers, which
+ * the host fronts), or undefined when there are none.
  */
-export function claudeLiteral(value: string): string {
-  return value.replaceAll('${', `\${${dollarVar}:-$}{`);
-}
-
-function literalStrings(value: unknown): unknown {
-  if (typeof value === 'string') return claudeLiteral(value);
-  if (Array.isArray(value)) return value.map(literalStrings);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, literalStrings(item)]));
-  return value;
-}
-
-/** `--mcp-config` JSON: the caller's servers and the run's tool bridge, or undefined when there are none. */
-function mcpConfig(opts: ResolvedOpts, bridge: ToolBridgeInfo | undefined): string | undefined {
-  const servers: Record<string, unknown> = {};
-  for (const [name, server] of mcpServerEntries(opts)) {
-    servers[name] = { type: isStdioServer(server) ? 'stdio' : 'http', ...(literalStrings(server) as object) };
-  }
-  if (bridge) servers[bridge.name] = { type: 'http', url: bridge.url, headers: bridge.headers };
+function mcpConfig(bridge: ToolBridgeInfo | undefined): string | undefined {
+  const servers = Object.fromEntries(bridgedServers(bridge).map((server) => [server.name, { type: 'http', url: server.url, headers: bridge!.headers }]));
   return Object.keys(servers).length ? JSON.stringify({ mcpServers: servers }) : undefined;
 }
 
@@ -139,10 +120,9 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   args.push(...repeatedFlagJoined('--add-dir', opts.addDirs));
   const bridge = ctx.toolBridge;
   // The run's own tools and the caller's servers (`mcp__<server>` allows all its tools) are allowed:
-  // in -p mode an MCP tool that needs asking is refused.
-  const bridged = bridge ? bridge.toolNames.map((name) => `mcp__${bridge.name}__${name}`) : [];
-  const external = mcpServerEntries(opts).map(([name]) => `mcp__${name}`);
-  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged, ...external];
+  // the bridge decides each of their calls on the host (bridge-gate.ts), so Claude does not ask too.
+  const bridged = bridgedServers(bridge).flatMap((server) => (server.own ? server.toolNames.map((name) => `mcp__${server.name}__${name}`) : [`mcp__${server.name}`]));
+  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged];
   args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
   args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
   if (opts.settingSources) args.push(`--setting-sources=${opts.settingSources.join(',')}`);
@@ -159,8 +139,7 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   value('--session-id', opts.sessionId);
   args.push(...sessionArgs(ctx.session));
 
-  const config = mcpConfig(opts, bridge);
-  if (config?.includes(`\${${dollarVar}:-$}`)) env[dollarVar] = '$';
+  const config = mcpConfig(bridge);
   if (opts.isolation === 'strict') {
     // A config dir of the coder's own: parallel coders do not race on one .claude.json, user
     // settings and MCP servers stay out, and resume finds the transcripts again.
@@ -168,7 +147,7 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   }
   // canUseTool on a one-shot run: the CLI asks the bridge's permission tool.
   if (bridge?.permissionToolName) args.push(`--permission-prompt-tool=mcp__${bridge.name}__${bridge.permissionToolName}`);
-  // A file keeps the bridge's secret and the servers' env and headers out of argv (and so out of `ps`).
+  // A file keeps the bridge's secret out of argv (and so out of `ps`).
   if (config) args.push(`--mcp-config=${await ctx.writeTempFile('claude-mcp-config.json', config)}`);
   // Only the run's own MCP servers, when asked: none from the user's or the project's config.
   if (opts.isolation === 'strict' || opts.strictMcpConfig) args.push('--strict-mcp-config');

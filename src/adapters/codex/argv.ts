@@ -3,9 +3,8 @@
 // required", 0.171.0): caller values go as `--flag=value`, and the session id after `--`, where clap
 // takes whatever follows as positionals (`resume -- --last -` names a thread "--last").
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { repeatedFlagJoined } from '../../core/flags.js';
-import { isStdioServer, mcpServerEntries, mcpValueVar } from '../../core/mcp-servers.js';
+import { bridgedServers, type BridgedServer } from '../../core/mcp-servers.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts, TomlValue } from '../../options.js';
 import { codexHomeFor, hasThreadFor } from './threads.js';
@@ -36,52 +35,23 @@ function configFlags(entries: Record<string, ConfigValue | undefined>): string[]
 export const toolBridgeSecretVar = 'CODERLINE_TOOL_BRIDGE_SECRET';
 
 /**
- * The run's tool bridge as a streamable HTTP MCP server. `exec` cannot ask anyone, so without an
- * approval default Codex refuses every MCP call ("user cancelled MCP tool call"). A server whose
- * handshake outlasts its start-up timeout (10 s by default: seen on a loaded machine) is dropped
- * silently and the model is offered none of the caller's tools; `required` makes that a failed run
- * that says so, and the longer timeout leaves a busy host time to answer.
+ * One server at the tool bridge (the run's tools, or one of the caller's servers, which the host
+ * fronts) as a streamable HTTP MCP server. `exec` cannot ask anyone, so without an approval default
+ * Codex refuses every MCP call ("user cancelled MCP tool call"); the bridge decides each call on the
+ * host instead (bridge-gate.ts), so approving here asks nothing twice. A server whose handshake
+ * outlasts its start-up timeout (10 s by default: seen on a loaded machine) is dropped silently and
+ * the model is offered none of its tools; `required` makes that a failed run that says so, and the
+ * longer timeout leaves a busy host time to answer.
  */
-function toolBridgeConfig(bridge: ToolBridgeInfo): Record<string, ConfigValue> {
-  const server = `mcp_servers.${bridge.name}`;
+function bridgedServerConfig(server: BridgedServer): Record<string, ConfigValue> {
+  const key = `mcp_servers.${server.name}`;
   return {
-    [`${server}.url`]: bridge.url,
-    [`${server}.bearer_token_env_var`]: toolBridgeSecretVar,
-    [`${server}.default_tools_approval_mode`]: 'approve',
-    [`${server}.required`]: true,
-    [`${server}.startup_timeout_sec`]: 60,
+    [`${key}.url`]: server.url,
+    [`${key}.bearer_token_env_var`]: toolBridgeSecretVar,
+    [`${key}.default_tools_approval_mode`]: 'approve',
+    [`${key}.required`]: true,
+    [`${key}.startup_timeout_sec`]: 60,
   };
-}
-
-/**
- * The caller's MCP servers as `-c mcp_servers.<name>.*`. Values that may be secrets stay out of argv:
- * a stdio server's env reaches Codex's environment and is forwarded by name (`env_vars`), an HTTP
- * server's headers travel in variables named by `env_http_headers`. `exec` cannot ask, so the
- * servers' tools are approved; `required` makes a server that fails to start a failed run instead of
- * a silent one without its tools.
- */
-function mcpServerConfig(opts: ResolvedOpts): { config: Record<string, ConfigValue>; env: Record<string, string> } {
-  const config: Record<string, ConfigValue> = {};
-  const env: Record<string, string> = {};
-  mcpServerEntries(opts).forEach(([name, server], serverIndex) => {
-    const key = `mcp_servers.${name}`;
-    if (isStdioServer(server)) {
-      config[`${key}.command`] = server.command;
-      if (server.args) config[`${key}.args`] = server.args;
-      if (server.env) {
-        Object.assign(env, server.env);
-        config[`${key}.env_vars`] = Object.keys(server.env);
-      }
-    } else {
-      config[`${key}.url`] = server.url;
-      const headers = Object.entries(server.headers ?? {});
-      headers.forEach(([, value], index) => (env[mcpValueVar(serverIndex, 'header', index)] = value));
-      if (headers.length) config[`${key}.env_http_headers`] = Object.fromEntries(headers.map(([header], index) => [header, mcpValueVar(serverIndex, 'header', index)]));
-    }
-    config[`${key}.default_tools_approval_mode`] = 'approve';
-    config[`${key}.required`] = true;
-  });
-  return { config, env };
 }
 
 /** The sandbox flag: bypass beats everything, plan means read-only, and the default is workspace-write. */
@@ -138,20 +108,15 @@ export async function sharedConfigArgs(ctx: InvocationContext): Promise<string[]
       model_instructions_file: systemPromptFile,
       developer_instructions: opts.appendSystemPrompt,
     }),
-    ...configFlags(mcpServerConfig(opts).config),
-    ...(ctx.toolBridge ? configFlags(toolBridgeConfig(ctx.toolBridge)) : []),
+    ...bridgedServers(ctx.toolBridge).flatMap((server) => configFlags(bridgedServerConfig(server))),
     // The caller's own overrides come last so they win over the adapter's.
     ...configFlags(opts.codexConfig ?? {}),
   ];
 }
 
-/**
- * What the CLI's environment must add for its config: the MCP servers' env and header values (named
- * by the config, so they stay out of argv) and the bridge's secret (argv is visible in `ps`).
- */
+/** What the CLI's environment must add for its config: the bridge's secret (argv is visible in `ps`). */
 export function configEnv(ctx: InvocationContext): Record<string, string> | undefined {
-  const env = { ...mcpServerConfig(ctx.opts).env, ...(ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : {}) };
-  return Object.keys(env).length > 0 ? env : undefined;
+  return ctx.toolBridge ? { [toolBridgeSecretVar]: ctx.toolBridge.secret } : undefined;
 }
 
 export async function buildCodexInvocation(ctx: InvocationContext): Promise<Invocation> {

@@ -23,8 +23,8 @@ export const codexCapabilities: CapabilityTable = {
   // The first developer message of every request is the base prompt; this file replaces it.
   systemPrompt: { level: 'native', how: '-c model_instructions_file="<tempfile>" (replaces the base instructions)' },
   appendSystemPrompt: { level: 'native', how: '-c developer_instructions="<text>" (an extra developer message)' },
-  tools: { level: 'native', how: '-c mcp_servers.coderline.{url, bearer_token_env_var, default_tools_approval_mode="approve", required=true, startup_timeout_sec=60} (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret)' },
-  mcpServers: { level: 'native', how: '-c mcp_servers.<name>.{command, args, env_vars | url, env_http_headers} + default_tools_approval_mode="approve", required=true; env and header values go through Codex\'s environment, never argv' },
+  tools: { level: 'native', how: '-c mcp_servers.coderline.{url, bearer_token_env_var, default_tools_approval_mode="approve", required=true, startup_timeout_sec=60} (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret); every call passes the gate on the host (permissionPolicy.deny refuses and hides the tool, allowedTools / permissionPolicy.allow run it unasked, else canUseTool when set) and is a progress event tool_bridge.call' },
+  mcpServers: { level: 'native', how: 'fronted by the tool bridge: the host connects to each server itself (stdio: spawned in a process group of its own, stopped with the run; HTTP: with its headers) and re-serves its tools at /mcp/<name>, so no env or header value reaches the CLI; each call passes the gate on the host like a custom tool call. Tools only: resources and prompts are not fronted. A server that cannot start is an invalid_options error before the CLI starts. The CLI gets each as -c mcp_servers.<name>.{url at the bridge, bearer_token_env_var, default_tools_approval_mode="approve" (the bridge asks), required=true, startup_timeout_sec=60}; tool names stay mcp__<server>__<tool>' },
   codexConfig: { level: 'native', how: '-c <key>=<value>, once per key, the value as TOML (strings quoted, arrays, inline tables)' },
   extraArgs: { level: 'native', how: 'added before the session arguments (`-`, `resume -- <id> -`); flags the adapter sets itself are refused' },
   // `--image FILE` takes several values and would swallow the `-` that reads the prompt from stdin.
@@ -38,7 +38,7 @@ export const codexCapabilities: CapabilityTable = {
   streamPartialMessages: { level: 'best-effort', how: 'ignored by codex exec --json (whole messages only); in a live session: item/agentMessage/delta and reasoning summary deltas' },
   canUseTool: {
     level: 'native',
-    how: 'live sessions only: the thread\'s approval policy is "untrusted", under which Codex asks the host about every command and file change (item/commandExecution/requestApproval, item/fileChange/requestApproval), answered accept or decline. No deny message reaches the model (it reads "rejected by user"); a changed input is refused (declined, with a non-fatal error event). Not asked: calls of the SDK\'s own `tools` (the bridge\'s approval mode is "approve"); other MCP servers follow their own approval config (not verified here)',
+    how: 'live sessions only: the thread\'s approval policy is "untrusted", under which Codex asks the host about every command and file change (item/commandExecution/requestApproval, item/fileChange/requestApproval), answered accept or decline. No deny message reaches the model (it reads "rejected by user"); a changed input is refused (declined, with a non-fatal error event). Calls of `tools` and of `mcpServers` are asked by the tool bridge on the host, whoever makes them (toolName mcp__<server>__<tool>, or a custom tool\'s name; mcpServer and mcpTool set), once. MCP servers of the user\'s own config.toml are not fronted and follow their own approval config (not verified here)',
   },
 };
 

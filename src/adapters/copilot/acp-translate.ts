@@ -154,7 +154,9 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
     const id = stringOf(update.toolCallId) ?? '';
     const name = stringOf(update.kind) ?? 'other';
     toolNames.set(id, name);
-    return [...flush(raw), { type: 'tool_use', id, name, input: update.rawInput ?? {}, raw }];
+    // The title is Copilot's name of an MCP tool (`<server>-<tool>`): the tool bridge matches its calls by it.
+    const title = stringOf(update.title);
+    return [...flush(raw), { type: 'tool_use', id, name, input: update.rawInput ?? {}, raw, ...(title ? { extra: { title } } : {}) }];
   }
 
   function toolCallUpdate(update: JsonObject, raw: unknown): TranslatedEvent[] {

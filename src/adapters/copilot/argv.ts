@@ -2,7 +2,7 @@
 // as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
 import { resolve } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import { isStdioServer, mcpServerEntries, mcpValueVar, valuesByReference, type McpServerConfig } from '../../core/mcp-servers.js';
+import { bridgedServers } from '../../core/mcp-servers.js';
 import { isUuid } from '../../core/ids.js';
 import { compareVersions } from '../../core/version.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
@@ -57,39 +57,17 @@ function sessionArgs(session: SessionTarget, opts: ResolvedOpts): string[] {
 }
 
 /**
- * A caller's server in Copilot's MCP config. Copilot expands `${NAME}` in env and header values from
- * its own environment (1.0.102: `${HOME}` arrived as the home dir): each value travels in a variable
- * of its own and the config names it, so the value arrives as given and stays out of the file.
+ * Every server at the tool bridge (the run's tools and the caller's servers, which the host fronts)
+ * from one temp file (the bridge's secret stays out of argv). The bridge decides each call on the host
+ * (bridge-gate.ts), so Copilot does not ask too: the run's tools are allowed by name, the caller's
+ * servers whole (`--allow-tool=<server>`).
  */
-function copilotServer(server: McpServerConfig, serverIndex: number, env: Record<string, string>): Record<string, unknown> {
-  if (isStdioServer(server)) {
-    const values = valuesByReference(server.env, (index) => mcpValueVar(serverIndex, 'env', index));
-    Object.assign(env, values.env);
-    return { type: 'local', command: server.command, args: server.args ?? [], env: values.refs, tools: ['*'] };
-  }
-  const values = valuesByReference(server.headers, (index) => mcpValueVar(serverIndex, 'header', index));
-  Object.assign(env, values.env);
-  return { type: 'http', url: server.url, headers: values.refs, tools: ['*'] };
-}
-
-/**
- * The caller's MCP servers and the run's tool bridge, from one temp file (the bridge's secret stays
- * out of argv). Prompt mode cannot ask for approval: the bridge's tools are allowed by name, the
- * caller's servers whole (`--allow-tool=<server>`).
- */
-async function mcpServerArgs(ctx: InvocationContext, env: Record<string, string>): Promise<string[]> {
-  const servers: Record<string, unknown> = {};
-  const allowed: string[] = [];
-  mcpServerEntries(ctx.opts).forEach(([name, server], index) => {
-    servers[name] = copilotServer(server, index, env);
-    allowed.push(name);
-  });
+async function mcpServerArgs(ctx: InvocationContext): Promise<string[]> {
   const bridge = ctx.toolBridge;
-  if (bridge) {
-    servers[bridge.name] = { type: 'http', url: bridge.url, headers: bridge.headers, tools: ['*'] };
-    allowed.push(...bridge.toolNames.map((name) => `${bridge.name}(${name})`));
-  }
-  if (!allowed.length) return [];
+  const listed = bridgedServers(bridge);
+  if (!bridge || !listed.length) return [];
+  const servers = Object.fromEntries(listed.map((server) => [server.name, { type: 'http', url: server.url, headers: bridge.headers, tools: ['*'] }]));
+  const allowed = listed.flatMap((server) => (server.own ? server.toolNames.map((name) => `${server.name}(${name})`) : [server.name]));
   const file = await ctx.writeTempFile('copilot-tool-bridge.json', JSON.stringify({ mcpServers: servers }));
   return ['--additional-mcp-config', `@${file}`, ...repeated('--allow-tool', allowed)];
 }
@@ -139,11 +117,10 @@ export async function copilotOptions(ctx: InvocationContext): Promise<{ args: st
   args.push(...repeated('--available-tools', opts.copilotAvailableTools));
   args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
   args.push(...(await mcpConfigArg(ctx)));
-  const serverEnv: Record<string, string> = {};
-  args.push(...(await mcpServerArgs(ctx, serverEnv)));
+  args.push(...(await mcpServerArgs(ctx)));
   args.push(...(opts.extraArgs ?? []));
   // Never update the CLI in the middle of SDK runs; callers can override through extraEnv.
-  const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false', ...serverEnv };
+  const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false' };
   // Strict isolation: config, sessions and MCP servers live in a dir of this coder only.
   if (opts.isolation === 'strict') env.COPILOT_HOME = await ctx.coderStateDir();
   return { args, env };

@@ -138,11 +138,12 @@ export const copilotLive: LiveSpec = {
   minVersion: copilotLiveMinVersion,
   // The session translator assembles chunks per session; deltas are shown or not for all its turns.
   launchOnly: ['streamPartialMessages'],
-  // Not honoured or not verified over ACP: --mode has no effect there, the prompt-based schema and the
-  // tool bridge are one-shot mechanisms, and session/new takes no id.
+  // Not honoured or not verified over ACP: --mode has no effect there, the prompt-based schema is a
+  // one-shot mechanism, and session/new takes no id. The tool bridge works as in prompt mode (1.0.102:
+  // the --additional-mcp-config servers load; test/mcp/gate.e2e.test.ts runs a custom tool live).
   // Files too: 1.0.102 writes an embedded resource to a temp file and sends the model only its path
   // (<tagged_files>), so the content never reaches the request.
-  notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'tools', 'sessionId', 'files'],
+  notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'sessionId', 'files'],
   dialect: jsonRpc,
   async buildInvocation(ctx) {
     const { args, env } = await copilotOptions(ctx);

@@ -3,7 +3,7 @@
 // Values stay spaced (`--model <value>`): pi's parser takes the argument after each of its value flags
 // whatever it starts with (1.6.0 parseArgs), and reads `--flag=value` as an unknown extension flag.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import { isStdioServer, mcpServerEntries, type McpServerConfig } from '../../core/mcp-servers.js';
+import { bridgedServers, type BridgedServer } from '../../core/mcp-servers.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { CoderError } from '../../errors.js';
@@ -96,58 +96,40 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools:
   return args;
 }
 
-/** pi reads `${NAME}`, `$NAME` and a leading `!` in env and header values as references: escaped, the caller's value arrives as given. */
-export function piLiteral(value: string): string {
-  const escaped = value.replace(/\$/g, () => '$$');
-  return escaped.startsWith('!') ? `$${escaped}` : escaped;
-}
-
-const literals = (values: Record<string, string> | undefined) =>
-  values && Object.fromEntries(Object.entries(values).map(([key, value]) => [key, piLiteral(value)]));
-
-/** A caller's server in pi's `registerMcpServer` shape, its tools declared to the model (`direct`). */
-function piServerConfig(server: McpServerConfig): Record<string, unknown> {
-  if (isStdioServer(server)) return { command: server.command, args: server.args ?? [], env: literals(server.env), exposure: 'direct' };
-  return { url: server.url, headers: literals(server.headers), exposure: 'direct' };
-}
-
 /**
- * The extension that connects pi to the run's tool bridge and the caller's MCP servers: pi's built-in
- * MCP support (pi >= 0.99) connects servers that extensions register, and `direct` exposure declares
- * their tools to the model as `mcp__<server>__<tool>`. The file holds no bridge secret: it reads it
- * from the environment and removes it there, so the commands pi runs (bash) do not inherit it. It holds
- * the caller's servers' env and headers, as the other CLIs' config files do (a private temp file).
- * Older pi lacks `registerMcpServer`: the extension throws, and pi exits 1 with this message (checked on 0.73.1).
+ * The extension that connects pi to every server at the tool bridge (the run's tools and the caller's
+ * servers, which the host fronts): pi's built-in MCP support (pi >= 0.99) connects servers that
+ * extensions register, and `direct` exposure declares their tools to the model as
+ * `mcp__<server>__<tool>`. The file holds no secret: it reads the bridge's from the environment and
+ * removes it there, so the commands pi runs (bash) do not inherit it (a command can still read it in
+ * /proc: the bridge decides every call itself, docs/tools.md). Older pi lacks `registerMcpServer`:
+ * the extension throws, and pi exits 1 with this message (checked on 0.73.1).
  */
-export function mcpExtension(bridge: Pick<ToolBridgeInfo, 'name' | 'url'> | undefined, opts: Pick<ResolvedOpts, 'mcpServers'> = {}): string {
+export function mcpExtension(servers: readonly Pick<BridgedServer, 'name' | 'url'>[]): string {
   const lines = [
     '// Written by coderline for one run and removed when the run ends.',
     'export default function coderlineMcpServers(pi) {',
     "  if (typeof pi.registerMcpServer !== 'function') {",
     "    throw new Error('coderline: custom tools and mcpServers need pi >= 0.99 (this pi has no pi.registerMcpServer); upgrade to @earendil-works/pi-coding-agent');",
     '  }',
+    // Kept for a second load of this file in the same process, after the variable is gone.
+    "  const key = Symbol.for('coderline.toolBridgeSecret');",
+    `  const secret = globalThis[key] ?? process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
+    `  if (!secret) throw new Error('coderline: ${toolBridgeSecretVar} is not set: the tool bridge cannot be reached');`,
+    '  globalThis[key] = secret;',
+    `  delete process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
   ];
-  if (bridge) {
-    lines.push(
-      // Kept for a second load of this file in the same process, after the variable is gone.
-      "  const key = Symbol.for('coderline.toolBridgeSecret');",
-      `  const secret = globalThis[key] ?? process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
-      `  if (!secret) throw new Error('coderline: ${toolBridgeSecretVar} is not set: the tool bridge cannot be reached');`,
-      '  globalThis[key] = secret;',
-      `  delete process.env[${JSON.stringify(toolBridgeSecretVar)}];`,
-      `  pi.registerMcpServer(${JSON.stringify(bridge.name)}, {`,
-      `    url: ${JSON.stringify(bridge.url)},`,
-      // The secret is made of base64url characters: nothing in it for pi to resolve.
-      '    headers: { Authorization: `Bearer ${secret}` },',
-      "    exposure: 'direct',",
-      '  });',
-    );
-  }
-  for (const [name, server] of mcpServerEntries(opts)) {
-    lines.push(`  pi.registerMcpServer(${JSON.stringify(name)}, ${JSON.stringify(piServerConfig(server))});`);
+  for (const server of servers) {
+    // The secret is made of base64url characters: nothing in it for pi to resolve.
+    lines.push(`  pi.registerMcpServer(${JSON.stringify(server.name)}, { url: ${JSON.stringify(server.url)}, headers: { Authorization: \`Bearer \${secret}\` }, exposure: 'direct' });`);
   }
   lines.push('}', '');
   return lines.join('\n');
+}
+
+/** pi's names of the tools the bridge serves, each as pi names an MCP tool (the canUseTool extension leaves them to the bridge). */
+export function piBridgeServedNames(bridge: ToolBridgeInfo | undefined): string[] {
+  return bridgedServers(bridge).flatMap((server) => piBridgedToolNames(server.name, server.toolNames));
 }
 
 export type PiMode = 'json' | 'rpc';
@@ -182,7 +164,7 @@ async function checkStoredSession(ctx: InvocationContext, sessionId: string): Pr
   );
 }
 
-/** Synchronous for a new session without MCP servers; a resume or fork checks the store first, tools or mcpServers write the extension file. */
+/** Synchronous for a new session without MCP servers; a resume or fork checks the store first, the tool bridge writes the extension file first. */
 export function buildPiInvocation(ctx: InvocationContext, mode: PiMode = 'json'): Invocation | Promise<Invocation> {
   const { session } = ctx;
   if (session.kind === 'resume' || session.kind === 'fork') return checkStoredSession(ctx, session.sessionId).then(() => buildChecked(ctx, mode));
@@ -191,12 +173,13 @@ export function buildPiInvocation(ctx: InvocationContext, mode: PiMode = 'json')
 
 function buildChecked(ctx: InvocationContext, mode: PiMode): Invocation | Promise<Invocation> {
   const bridge = ctx.toolBridge;
-  if (!bridge && !mcpServerEntries(ctx.opts).length) return invocation(ctx, mode);
-  return ctx.writeTempFile('coderline-tool-bridge.mjs', mcpExtension(bridge, ctx.opts)).then((extension) =>
+  const servers = bridgedServers(bridge);
+  if (!bridge || !servers.length) return invocation(ctx, mode);
+  return ctx.writeTempFile('coderline-tool-bridge.mjs', mcpExtension(servers)).then((extension) =>
     invocation(ctx, mode, {
       extension,
-      bridgedTools: bridge ? piBridgedToolNames(bridge.name, bridge.toolNames) : [],
-      ...(bridge ? { secret: bridge.secret } : {}),
+      bridgedTools: servers.filter((server) => server.own).flatMap((server) => piBridgedToolNames(server.name, server.toolNames)),
+      secret: bridge.secret,
     }),
   );
 }

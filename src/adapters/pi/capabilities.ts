@@ -45,15 +45,15 @@ export const piCapabilities: CapabilityTable = {
   piNoPromptTemplates: { level: 'native', how: '--no-prompt-templates' },
   tools: {
     level: 'native',
-    how: '-e <temp extension> calling pi.registerMcpServer("coderline", { url, headers, exposure: "direct" }) (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret, passed in the environment) + -e builtin:mcp + mcp__coderline__<tool> added to a --tools allowlist',
+    how: '-e <temp extension> calling pi.registerMcpServer("coderline", { url, headers, exposure: "direct" }) (the SDK-hosted MCP bridge, HTTP on 127.0.0.1 with a per-run secret, passed in the environment) + -e builtin:mcp + mcp__coderline__<tool> added to a --tools allowlist; every call passes the gate on the host (permissionPolicy.deny refuses and hides the tool, allowedTools / permissionPolicy.allow run it unasked, else canUseTool when set) and is a progress event tool_bridge.call',
     since: MCP_SINCE,
   },
   mcpServers: {
     level: 'native',
-    how: 'the same -e <temp extension>: pi.registerMcpServer(<name>, { command, args, env | url, headers, exposure: "direct" }), env and header values escaped so pi takes them literally; tools named mcp__<server>__<tool>. A --tools allowlist (allowedTools, plan mode) hides them',
+    how: 'fronted by the tool bridge: the host connects to each server itself (stdio: spawned in a process group of its own, stopped with the run; HTTP: with its headers) and re-serves its tools at /mcp/<name>, so no env or header value reaches the CLI; each call passes the gate on the host like a custom tool call. Tools only: resources and prompts are not fronted. A server that cannot start is an invalid_options error before the CLI starts. The same -e <temp extension> registers each at the bridge, pi.registerMcpServer(<name>, { url, headers, exposure: "direct" }); tools named mcp__<server>__<tool>. A --tools allowlist (allowedTools, plan mode) hides them',
     since: MCP_SINCE,
   },
-  canUseTool: { level: 'native', how: 'live sessions only: an extension the SDK installs (-e) asks the host for each tool call through an input dialog; changed input and a deny message reach pi. Every tool call goes through it; tools given as `tools` too' },
+  canUseTool: { level: 'native', how: 'live sessions only: an extension the SDK installs (-e) asks the host for each tool call through an input dialog; changed input and a deny message reach pi. Every tool call goes through it but those of `tools` and `mcpServers`: the tool bridge asks about each of them on the host, whoever makes them (toolName mcp__<server>__<tool>, or a custom tool\'s name; mcpServer and mcpTool set), once' },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   streamPartialMessages: { level: 'native', how: 'message_update text/thinking deltas (pi always streams; dropped unless asked)' },
   images: { level: 'native', how: '@<file> arguments: pi attaches them to the first message (images by content type) next to the prompt from stdin; live sessions: the images field of the rpc prompt command (base64). The model must declare input ["text", "image"] in models.json, or pi leaves the image out' },

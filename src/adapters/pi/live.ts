@@ -9,7 +9,7 @@ import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
 import type { RpcDialect } from '../../core/channel.js';
 import { isJsonObject, stringOf } from '../../core/json.js';
 import { InvalidOptionsError } from '../../errors.js';
-import { buildPiInvocation } from './argv.js';
+import { buildPiInvocation, piBridgeServedNames } from './argv.js';
 import { piLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -35,11 +35,17 @@ const rpcDialect: RpcDialect = {
   reply: (id, outcome) => ({ type: 'extension_ui_response', id, ...(outcome.ok ? (outcome.result as object) : { cancelled: true }) }),
 };
 
-/** The extension that puts each tool call to the host; a question that is dismissed or unreadable blocks the call. */
-export const canUseToolExtension = [
+/**
+ * The extension that puts each tool call to the host; a question that is dismissed or unreadable
+ * blocks the call. The tools the bridge serves (`bridgeServed`, pi's names) are not asked here: the
+ * bridge asks canUseTool about each of their calls itself, whoever makes it (core/bridge-gate.ts).
+ */
+export const canUseToolExtension = (bridgeServed: readonly string[]) => [
   '// Written by coderline for a live session with canUseTool; removed when the session closes.',
   'export default function coderlineCanUseTool(pi) {',
+  `  const bridgeServed = new Set(${JSON.stringify(bridgeServed)});`,
   "  pi.on('tool_call', async (event, ctx) => {",
+  '    if (bridgeServed.has(event.toolName)) return undefined;',
   '    const question = JSON.stringify({ toolName: event.toolName, input: event.input, toolCallId: event.toolCallId });',
   `    const answer = await ctx.ui.input(${JSON.stringify(QUESTION_TITLE)}, question, { signal: ctx.signal });`,
   '    let decision;',
@@ -94,7 +100,7 @@ export const piLive: LiveSpec = {
   dialect: rpcDialect,
   async buildInvocation(ctx) {
     const { args, env } = await buildPiInvocation(ctx, 'rpc');
-    if (ctx.opts.canUseTool) args.push('-e', await ctx.writeTempFile('coderline-can-use-tool.mjs', canUseToolExtension));
+    if (ctx.opts.canUseTool) args.push('-e', await ctx.writeTempFile('coderline-can-use-tool.mjs', canUseToolExtension(piBridgeServedNames(ctx.toolBridge))));
     return env ? { args, env } : { args };
   },
   userMessage(prompt, steerId, _sessionId, attachments) {
