@@ -1,0 +1,170 @@
+// Every job settles, exactly once, for every reader, whatever ends it; errors are the app's. Real
+// redis-servers of the tests' own (persistence, passwords, an ACL user, TLS), worker processes.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CoderStreamEvent } from '../../src/index.js';
+import { createQueue, type CoderQueue, type QueueConfig } from '../../src/queue/index.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
+import { done, script } from '../support/fake-adapter.js';
+import { eventsUntil, markerPath, markingPrompt, newQueue, queueName, ran } from '../support/queue-jobs.js';
+import { startWorkerProcess } from '../support/queue-workers.js';
+import { startRedis, type RedisServer, type RedisServerOptions } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+
+afterEach(() => vi.restoreAllMocks());
+
+async function ownRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const server = await startRedis(options);
+  cleanupAfterTest(() => server.stop());
+  return server;
+}
+
+function queueOn(connection: QueueConfig['connection'], onError?: (error: Error) => void): { queue: CoderQueue; name: string } {
+  const name = queueName();
+  const queue = createQueue({ connection, name, ...(onError ? { onError } : {}) });
+  cleanupAfterTest(() => queue.close());
+  return { queue, name };
+}
+
+const init = (sessionId: string) => ({ out: { type: 'init', sessionId } });
+
+describe('every job settles (issue 29, finding 3)', () => {
+  it('three workers, the job\'s worker SIGKILLed twice: past the stalled limit the producer\'s result resolves stalled and its events end', async () => {
+    const { queue, name } = newQueue();
+    const stall = { stalledIntervalMs: 500, lockDurationMs: 3_000, maxStalledCount: 1 };
+    const workers = await Promise.all(['w1', 'w2', 'w3'].map((workerName) => startWorkerProcess({ name, workerName, ...stall })));
+    const handle = await queue.enqueue('fake', 'x', script([init('s'), { grandchild: {} }, { hang: 1 }]));
+    const events = handle.events[Symbol.asyncIterator]();
+    const killed: string[] = [];
+    for (let round = 0; round < 2; round += 1) {
+      await eventsUntil(events, (event) => event.type === 'progress' && event.subtype === 'grandchild');
+      const job = await queue.bull.getJob(handle.id);
+      const victim = workers.find((_, i) => `w${i + 1}` === job?.processedBy)!;
+      killed.push(job!.processedBy!);
+      victim.child.kill('SIGKILL');
+      await victim.exited;
+    }
+    const result = await handle.result;
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('stalled');
+    expect(new Set(killed).size).toBe(2);
+    // The events end: the iterator finishes.
+    for (;;) if ((await events.next()).done) break;
+  });
+
+  it('a worker SIGKILLed mid-job: the next attempt starts with a progress event of kind retry', async () => {
+    const { queue, name } = newQueue();
+    const flag = markerPath('first-run');
+    const stall = { stalledIntervalMs: 500, lockDurationMs: 3_000 };
+    const first = await startWorkerProcess({ name, workerName: 'doomed', ...stall });
+    const handle = await queue.enqueue('fake', 'x', script([init('first'), { firstRunOnly: { flag, steps: [{ out: { type: 'message', text: 'half an ans', delta: true } }, { grandchild: {} }, { hang: 1 }] } }, done('second attempt')]));
+    const events = handle.events[Symbol.asyncIterator]();
+    await eventsUntil(events, (event) => event.type === 'progress' && event.subtype === 'grandchild');
+    await startWorkerProcess({ name, workerName: 'survivor', ...stall });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const next = (await events.next()).value as CoderStreamEvent<string>;
+    expect(next).toMatchObject({ type: 'progress', kind: 'retry', subtype: 'queue_worker_lost' });
+    expect(await handle.result).toMatchObject({ status: 'success', text: 'second attempt' });
+  });
+
+  it('cancel() of a job no worker has taken resolves its result at once, and no worker ever runs it', async () => {
+    const { queue, name } = newQueue();
+    const marker = markerPath();
+    const handle = await queue.enqueue('scripted', markingPrompt(marker), {});
+    await handle.cancel();
+    // No worker exists yet: the result comes from the cancel itself.
+    const result = await handle.result;
+    expect(result).toMatchObject({ status: 'cancelled' });
+    expect(result.error?.code).toBe('aborted');
+    await startWorkerProcess({ name, allowOptions: [] });
+    const after = await queue.enqueue('scripted', markingPrompt(markerPath(), 'next'), {});
+    expect((await after.result).text).toBe('next');
+    expect(ran(marker)).toBe(false);
+  });
+
+  it('Redis stopped and started mid-run (persistence on): every handle settles, each job once', async () => {
+    const server = await ownRedis({ persistence: true });
+    const connection = { host: '127.0.0.1', port: server.port };
+    const { queue, name } = queueOn(connection, () => {});
+    await Promise.all([startWorkerProcess({ name, concurrency: 2 }, connection), startWorkerProcess({ name, concurrency: 2 }, connection)]);
+    const handles = await Promise.all(Array.from({ length: 8 }, (_, i) => queue.enqueue('fake', 'x', script([init(`r${i}`), { sleep: 1_500 }, done(`answer ${i}`)]))));
+    await eventsUntil(handles[0]!.events, (event) => event.type === 'init');
+    await server.halt();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await server.start();
+    const results = await Promise.all(handles.map((handle) => handle.result));
+    results.forEach((result, i) => expect(result.text === `answer ${i}` || result.status === 'error').toBe(true));
+    expect(results.filter((result) => result.status === 'success').length).toBeGreaterThan(0);
+  });
+
+  it('Redis restarted without persistence loses a queued job: its handle resolves with an error saying so', async () => {
+    const server = await ownRedis();
+    const connection = { host: '127.0.0.1', port: server.port };
+    const { queue } = queueOn(connection, () => {});
+    const handle = await queue.enqueue('fake', 'x', script([done()]));
+    await server.halt();
+    await server.start();
+    const result = await handle.result;
+    expect(result.status).toBe('error');
+    expect(result.error?.message).toMatch(/no longer in Redis/);
+  });
+});
+
+describe('errors are the app\'s (issue 29, finding 4)', () => {
+  it('while Redis is down nothing is printed by the producer\'s or the worker\'s clients: onError hears it', async () => {
+    const server = await ownRedis();
+    const connection = { host: '127.0.0.1', port: server.port };
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const heard: Error[] = [];
+    const { queue, name } = queueOn(connection, (error) => heard.push(error));
+    const worker = await startWorkerProcess({ name }, connection);
+    const handle = await queue.enqueue('fake', 'x', script([done('before')]));
+    expect((await handle.result).text).toBe('before');
+    await server.halt();
+    await waitFor(() => heard.length > 0 && worker.stderr().includes('worker error:'), 60_000);
+    await server.start();
+    const after = await queue.enqueue('fake', 'x', script([done('after')]));
+    expect((await after.result).text).toBe('after');
+    expect(printed).not.toHaveBeenCalled();
+    expect(worker.stderr()).not.toContain('[ioredis]');
+  });
+});
+
+describe('the recipe\'s Redis: a password, an ACL user, TLS', () => {
+  const password = 'queue-test-password';
+
+  it('requirepass and an ACL user limited to the queue\'s keys: jobs run; a client without the password is refused', async () => {
+    const admin = `${password}-admin`;
+    const server = await ownRedis({ args: ['--requirepass', admin], password: admin });
+    // The queue's user: its keys and channel only, no admin or dangerous commands beyond what BullMQ asks.
+    const rules = ['on', `>${password}`, '~bull:*', '~coderline:*', '&coderline:*', '+@all', '-@admin', '-@dangerous', '+info', '+client|id', '+client|unblock', '+client|setname'];
+    execFileSync('redis-cli', ['-p', String(server.port), '-a', admin, '--no-auth-warning', 'ACL', 'SETUSER', 'coderline', ...rules]);
+    const connection = { host: '127.0.0.1', port: server.port, username: 'coderline', password };
+    const { queue, name } = queueOn(connection, () => {});
+    await startWorkerProcess({ name }, connection);
+    const handle = await queue.enqueue('fake', 'x', script([init('a'), done('with a password')]));
+    expect(await handle.result).toMatchObject({ status: 'success', text: 'with a password' });
+    // A client without the password (as an attacker on the network would be) is refused any command.
+    const anonymous = execFileSync('redis-cli', ['-p', String(server.port), 'LLEN', `bull:${name}:wait`], { encoding: 'utf8' });
+    expect(anonymous).toMatch(/NOAUTH/);
+  });
+
+  it('TLS: a server with certificates made here, the queue verifies them with the CA', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'coderline-tls-'));
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=coderline test CA', '-keyout', 'ca.key', '-out', 'ca.crt');
+    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', 'redis.key', '-out', 'redis.csr');
+    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+    ssl('x509', '-req', '-in', 'redis.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-extfile', 'san.ext', '-out', 'redis.crt');
+    const server = await ownRedis({ tls: true, args: ['--tls-cert-file', join(dir, 'redis.crt'), '--tls-key-file', join(dir, 'redis.key'), '--tls-ca-cert-file', join(dir, 'ca.crt'), '--tls-auth-clients', 'no', '--requirepass', password] });
+    const connection = { host: '127.0.0.1', port: server.port, password, tls: { ca: readFileSync(join(dir, 'ca.crt'), 'utf8'), servername: 'localhost' } };
+    const { queue, name } = queueOn(connection, () => {});
+    await startWorkerProcess({ name }, connection);
+    const handle = await queue.enqueue('fake', 'x', script([init('t'), done('over TLS')]));
+    expect(await handle.result).toMatchObject({ status: 'success', text: 'over TLS' });
+  });
+});
