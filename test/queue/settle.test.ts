@@ -114,6 +114,29 @@ describe('every job settles (issue 29, finding 3)', () => {
   });
 });
 
+describe('a full Redis (noeviction) refuses writes (issue 29, finding 2)', () => {
+  it('the worker lives through refused writes; once there is room its job settles and the next one runs', async () => {
+    const server = await ownRedis({ args: ['--maxmemory', '16mb', '--maxmemory-policy', 'noeviction'] });
+    const connection = { host: '127.0.0.1', port: server.port };
+    const { queue, name } = queueOn(connection, () => {});
+    const worker = await startWorkerProcess({ name }, connection);
+    const cli = (...args: string[]) => execFileSync('redis-cli', ['-p', String(server.port), ...args], { encoding: 'utf8' });
+    const handle = await queue.enqueue('fake', 'x', script([init('full'), { sleep: 1_000 }, { lines: 50 }, done('written into a full Redis')]));
+    await eventsUntil(handle.events, (event) => event.type === 'init');
+    // Something fills Redis to its limit: every write that needs memory is refused with OOM from now on.
+    cli('SETRANGE', 'filler', String(16 * 1024 * 1024), 'x');
+    expect(cli('SET', 'probe', 'x')).toMatch(/OOM/);
+    await waitFor(() => worker.stderr().includes('OOM'), 60_000);
+    expect(worker.child.exitCode).toBeNull();
+    cli('DEL', 'filler');
+    // The events written while Redis was full are lost (reported to onError); the result is retried until there is room.
+    expect(await handle.result).toMatchObject({ status: 'success', text: 'written into a full Redis' });
+    const next = await queue.enqueue('fake', 'x', script([init('room'), done('room again')]));
+    expect(await next.result).toMatchObject({ status: 'success', text: 'room again' });
+    expect(worker.child.exitCode).toBeNull();
+  });
+});
+
 describe('errors are the app\'s (issue 29, finding 4)', () => {
   it('while Redis is down nothing is printed by the producer\'s or the worker\'s clients: onError hears it', async () => {
     const server = await ownRedis();
