@@ -70,7 +70,7 @@ const KNOWN_FIELDS = new Set(['cli', 'prompt', 'options', 'events', 'session', '
 
 /** The job's data when its shape is one enqueue() makes; otherwise an InvalidOptionsError listing every issue. */
 export function checkedJobData(value: unknown): JobData {
-  if (!isPlain(value)) throw new InvalidOptionsError(['the job data is not an object']);
+  if (!isPlain(value)) throw new InvalidOptionsError(['the job data is not an object (or was no JSON at all)']);
   const issues: string[] = [];
   if (typeof value.cli !== 'string' || value.cli === '') issues.push('cli must be a CLI name');
   if (typeof value.prompt !== 'string') issues.push('prompt must be a string');

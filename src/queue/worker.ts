@@ -4,7 +4,7 @@
 // events go to the job's Redis stream in order, and its result is recorded once. Nothing a job holds,
 // and no refused Redis write, ends the worker: each becomes that job's result or an onError report.
 import { mkdir } from 'node:fs/promises';
-import { Worker, type Job, type RedisOptions } from 'bullmq';
+import { Worker, type Job, type JobJson, type RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CoderError, InvalidOptionsError } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
@@ -101,6 +101,30 @@ class RetryAttempt extends Error {
   ) {
     super(result.error?.message ?? 'retry');
     this.name = 'RetryAttempt';
+  }
+}
+
+/**
+ * BullMQ's worker, reading a job whose hash holds text that is no JSON (written past BullMQ) as one with
+ * no data: BullMQ's own parse would throw in its fetch loop, again on every fetch, and stop the worker
+ * taking jobs; this way the job reaches the processor, which refuses it like any other bad data.
+ */
+class TolerantWorker extends Worker<unknown, WireResult> {
+  protected override createJob(data: JobJson, jobId: string): Job<unknown, WireResult> {
+    try {
+      return super.createJob(data, jobId);
+    } catch {
+      return super.createJob({ ...data, data: 'null', opts: optsAreJson(data.opts) ? data.opts : '{}' } as JobJson, jobId);
+    }
+  }
+}
+
+function optsAreJson(opts: unknown): boolean {
+  try {
+    JSON.parse(typeof opts === 'string' ? opts : '{}');
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -233,7 +257,7 @@ export function createWorker(config: WorkerConfig): CoderWorker {
     return recordResult(redis, keys, id, wire, retention, onError);
   };
 
-  const worker = new Worker<unknown, WireResult>(config.name, processJob, {
+  const worker = new TolerantWorker(config.name, processJob, {
     connection,
     concurrency: config.concurrency ?? 1,
     ...(config.workerName ? { name: config.workerName } : {}),

@@ -180,6 +180,25 @@ describe('no job data can crash a worker or a producer (issue 29, findings 2 and
     expect(worker.stderr()).not.toMatch(/Unhandled|ERR /);
   });
 
+  it('a job hash whose data is not JSON: the worker lives, that job settles, and the next job runs', async () => {
+    const { queue, name } = newQueue();
+    const { Redis } = await import('ioredis');
+    const { testRedis } = await import('../support/redis.js');
+    const redis = new Redis(testRedis());
+    try {
+      const broken = await rawJob(queue, job('x', {}));
+      // The attacker overwrites the job's data in BullMQ's own hash with text no JSON parser takes.
+      await redis.hset(`bull:${name}:${broken}`, 'data', '{not json');
+      const { worker } = await strictWorker(name);
+      const good = await queue.enqueue('scripted', markingPrompt(markerPath(), 'after the broken one'), {});
+      expect(await good.result).toMatchObject({ status: 'success', text: 'after the broken one' });
+      expect((await queue.job(broken).result).error?.code).toBe('invalid_options');
+      expect(worker.child.exitCode).toBeNull();
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('a job whose stream key an attacker made another type: its result still reaches the producer, the follower and the worker go on', async () => {
     const { queue, name } = newQueue();
     await strictWorker(name);
