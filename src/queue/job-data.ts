@@ -63,10 +63,11 @@ function internalIssues(data: Record<string, unknown>): string[] {
   if (previous !== undefined && !(isPlain(previous) && typeof previous.message === 'string' && (previous.errorCode === undefined || typeof previous.errorCode === 'string') && typeof previous.delayMs === 'number')) {
     issues.push('previousAttempt is not one the queue wrote');
   }
+  if (data.lostStarts !== undefined && !(Number.isInteger(data.lostStarts) && (data.lostStarts as number) >= 0)) issues.push('lostStarts is not one the queue wrote');
   return issues;
 }
 
-const KNOWN_FIELDS = new Set(['cli', 'prompt', 'options', 'events', 'session', 'trace', 'previousAttempt']);
+const KNOWN_FIELDS = new Set(['cli', 'prompt', 'options', 'events', 'session', 'trace', 'previousAttempt', 'lostStarts']);
 
 /** The job's data when its shape is one enqueue() makes; otherwise an InvalidOptionsError listing every issue. */
 export function checkedJobData(value: unknown): JobData {

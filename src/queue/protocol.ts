@@ -58,6 +58,8 @@ export interface JobData {
   trace?: Record<string, string>;
   /** How the attempt before this one failed, when the job is retried (written by the worker). */
   previousAttempt?: RunOrigin['previousAttempt'];
+  /** How many of the job's starts had lost their worker when it was last retried (written by the worker). */
+  lostStarts?: number;
 }
 
 export interface WireError {

@@ -211,8 +211,9 @@ export function createWorker(config: WorkerConfig): CoderWorker {
         writer = new StreamWriter(redis, keys.stream(id), data.events.maxLen, onError);
         const events = writer;
         // BullMQ starts a job again when its worker stopped renewing its lock (killed, lost): readers learn
-        // that here, as after a retried error, and can drop that attempt's partial text.
-        if (job.attemptsStarted > job.attemptsMade + 1) {
+        // that here, as after a retried error, and can drop that attempt's partial text. Starts that ended
+        // in neither a result nor a retry are the lost ones; those before the last retry were told then.
+        if (lostStarts(job) > (data.lostStarts ?? 0)) {
           events.push({ t: 'event', event: { type: 'progress', kind: 'retry', subtype: 'queue_worker_lost', message: `attempt ${job.attemptsStarted - 1} lost its worker; starting again`, provider: data.cli, ts: Date.now(), raw: { attempt: job.attemptsStarted } } });
         }
         if (await redis.exists(keys.cancelled(id))) controller.abort();
@@ -242,7 +243,7 @@ export function createWorker(config: WorkerConfig): CoderWorker {
         const message = `${result.error?.code}: attempt ${job.attemptsMade + 1} failed; retrying in ${delayMs} ms (${retryAfter === undefined ? 'exponential backoff' : 'retry-after'})`;
         writer!.push({ t: 'event', event: { type: 'progress', kind: 'retry', subtype: 'queue_retry', message, provider: data.cli, ts: Date.now(), raw: { attempt: job.attemptsMade + 1, delayMs, errorCode: result.error?.code } } });
         await writer!.drained();
-        await job.updateData({ ...data, previousAttempt: { errorCode: result.error?.code, message: result.error?.message ?? '', delayMs } });
+        await job.updateData({ ...data, previousAttempt: { errorCode: result.error?.code, message: result.error?.message ?? '', delayMs }, lostStarts: lostStarts(job) });
         throw new RetryAttempt(result, delayMs);
       }
       return await record(id, result, writer);
@@ -313,6 +314,11 @@ export function createWorker(config: WorkerConfig): CoderWorker {
     close,
     runningCount: () => running.size,
   };
+}
+
+/** How many of a job's starts so far lost their worker: every start but this one ended in a retry or was lost. */
+function lostStarts(job: Job<unknown>): number {
+  return job.attemptsStarted - 1 - job.attemptsMade;
 }
 
 /** The CLI a job's data names, for its result's provider, whatever the data is. */

@@ -1,7 +1,7 @@
 // Every job settles, exactly once, for every reader, whatever ends it; errors are the app's. Real
 // redis-servers of the tests' own (persistence, passwords, an ACL user, TLS), worker processes.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -71,6 +71,27 @@ describe('every job settles (issue 29, finding 3)', () => {
     expect(await handle.result).toMatchObject({ status: 'success', text: 'second attempt' });
   });
 
+  it('a lost worker, then a rate limit: each later attempt is announced once, by what ended the one before', async () => {
+    const { queue, name } = newQueue();
+    const [hangs, limits] = [markerPath('hangs'), markerPath('limits')];
+    const stall = { stalledIntervalMs: 500, lockDurationMs: 3_000 };
+    const first = await startWorkerProcess({ name, ...stall });
+    const limited = { out: { type: 'error', code: 'rate_limit', message: '429 Too Many Requests, retry-after: 1', fatal: true } };
+    const handle = await queue.enqueue('fake', 'x', script([init('s'), { firstRunOnly: { flag: hangs, steps: [{ grandchild: {} }, { hang: 1 }] } }, { firstRunOnly: { flag: limits, steps: [limited, { exit: 1 }] } }, done('third attempt')]));
+    const events: CoderStreamEvent<string>[] = [];
+    const iterator = handle.events[Symbol.asyncIterator]();
+    events.push(await eventsUntil(iterator, (event) => event.type === 'progress' && event.subtype === 'grandchild'));
+    // The first run made both flags; without the second one the next run is the rate-limited one.
+    rmSync(limits);
+    await startWorkerProcess({ name, ...stall });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) events.push(next.value);
+    expect(await handle.result).toMatchObject({ status: 'success', text: 'third attempt' });
+    const announced = events.filter((event) => event.type === 'progress' && event.kind === 'retry').map((event) => event.type === 'progress' && event.subtype);
+    expect(announced).toEqual(['queue_worker_lost', 'queue_retry']);
+  });
+
   it('cancel() of a job no worker has taken resolves its result at once, and no worker ever runs it', async () => {
     const { queue, name } = newQueue();
     const marker = markerPath();
@@ -134,6 +155,20 @@ describe('a full Redis (noeviction) refuses writes (issue 29, finding 2)', () =>
     const next = await queue.enqueue('fake', 'x', script([init('room'), done('room again')]));
     expect(await next.result).toMatchObject({ status: 'success', text: 'room again' });
     expect(worker.child.exitCode).toBeNull();
+  });
+});
+
+describe('bounded memory', () => {
+  it('a producer keeps at most feedLimit entries of a job for its readers: a late reader gets the newest and the result', async () => {
+    const { queue, name } = newQueue({ feedLimit: 10 });
+    await startWorkerProcess({ name });
+    const handle = await queue.enqueue('fake', 'x', script([init('many'), { lines: 200 }, done('last')]));
+    expect((await handle.result).text).toBe('last');
+    // A reader that starts now reads the job's stream again: 202 events, of which the feed keeps the last 10.
+    const late: CoderStreamEvent<string>[] = [];
+    for await (const event of handle.events) late.push(event);
+    expect(late.length).toBeLessThanOrEqual(10);
+    expect(late.at(-1)).toMatchObject({ type: 'done' });
   });
 });
 
