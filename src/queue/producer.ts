@@ -263,7 +263,11 @@ export function createQueue(config: QueueConfig): CoderQueue {
       },
       async cancel() {
         await redis.set(keys.cancelled(id), '1', 'EX', CANCEL_TTL_SECONDS);
-        if (await cancelIfNotTaken(id)) return;
+        const settled = await cancelIfNotTaken(id).catch((error: Error) => {
+          onError(error);
+          return false;
+        });
+        if (settled) return;
         await redis.publish(keys.cancelChannel, id);
       },
     };
