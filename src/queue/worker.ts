@@ -156,6 +156,8 @@ export function createWorker(config: WorkerConfig): CoderWorker {
 
   subscriber.on('message', (_channel: string, id: string) => running.get(id)?.abort());
   const subscribed = subscriber.subscribe(keys.cancelChannel);
+  // Refused (an ACL without the channel, say): ready() rejects with it; until then it is no unhandled rejection.
+  subscribed.catch(() => {});
 
   const adapterOf = (cli: string): AdapterSpec<string> => {
     const registered = adapters.get(cli);

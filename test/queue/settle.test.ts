@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CoderStreamEvent } from '../../src/index.js';
-import { createQueue, type CoderQueue, type QueueConfig } from '../../src/queue/index.js';
+import { createQueue, createWorker, type CoderQueue, type QueueConfig } from '../../src/queue/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { done, script } from '../support/fake-adapter.js';
 import { eventsUntil, markerPath, markingPrompt, newQueue, queueName, ran } from '../support/queue-jobs.js';
@@ -209,6 +209,23 @@ describe('the recipe\'s Redis: a password, an ACL user, TLS', () => {
     // A client without the password (as an attacker on the network would be) is refused any command.
     const anonymous = execFileSync('redis-cli', ['-p', String(server.port), 'LLEN', `bull:${name}:wait`], { encoding: 'utf8' });
     expect(anonymous).toMatch(/NOAUTH/);
+  });
+
+  it('an ACL user without the cancel channel: the worker\'s ready() rejects with the refusal, nothing goes unhandled', async () => {
+    const admin = `${password}-admin`;
+    const server = await ownRedis({ args: ['--requirepass', admin], password: admin });
+    // An operator's mistake: the user may use the queue's keys but not its cancel channel.
+    execFileSync('redis-cli', ['-p', String(server.port), '-a', admin, '--no-auth-warning', 'ACL', 'SETUSER', 'narrow', 'on', `>${password}`, '~bull:*', '~coderline:*', 'resetchannels', '+@all', '-@admin', '-@dangerous', '+info', '+client|setname']);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    cleanupAfterTest(() => process.off('unhandledRejection', onUnhandled));
+    const worker = createWorker({ connection: { host: '127.0.0.1', port: server.port, username: 'narrow', password }, name: queueName(), handleSignals: false, onError: () => {} });
+    cleanupAfterTest(() => worker.close());
+    // The app calls ready() late (or never): the refusal must not be an unhandled rejection meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(unhandled).toEqual([]);
+    await expect(worker.ready()).rejects.toThrow(/NOPERM/);
   });
 
   it('TLS: a server with certificates made here, the queue verifies them with the CA', async () => {
