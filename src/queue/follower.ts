@@ -5,8 +5,7 @@
 // that is no stream is no longer followed (the producer's watch settles that job), and an error reply
 // is reported and the loop goes on.
 import type { Redis } from 'ioredis';
-import { STREAM_FIELD, type StreamEntry } from './protocol.js';
-import { asStreamEntry } from './results.js';
+import { streamRecordsOf, type StreamRecord } from './results.js';
 
 const BLOCK_MS = 1_000;
 /** Entries read per stream per XREAD: a long stream comes in bounded batches. */
@@ -14,7 +13,7 @@ const COUNT = 1_000;
 const PAUSE_AFTER_ERROR_MS = 250;
 
 /** Gets each batch of a stream's entries in order; returns true once it needs no more. */
-export type EntriesListener = (entries: StreamEntry[]) => boolean;
+export type EntriesListener = (records: StreamRecord[]) => boolean;
 
 type Records = Array<[string, string[]]>;
 
@@ -98,13 +97,7 @@ export class StreamFollower {
     const follow = this.follows.get(key);
     if (!follow || records.length === 0) return;
     follow.lastId = records[records.length - 1]![0];
-    const entries: StreamEntry[] = [];
-    for (const [, fields] of records) {
-      const at = Array.isArray(fields) ? fields.indexOf(STREAM_FIELD) : -1;
-      const entry = at < 0 ? undefined : asStreamEntry(fields[at + 1]);
-      if (entry) entries.push(entry);
-      else this.onError(new Error(`${key}: an entry the queue did not write was skipped`));
-    }
+    const entries = streamRecordsOf(records, () => this.onError(new Error(`${key}: an entry the queue did not write was skipped`)));
     if (entries.length > 0 && follow.listener(entries)) this.follows.delete(key);
   }
 }

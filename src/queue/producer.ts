@@ -15,7 +15,7 @@ import { currentTraceContext } from '../core/run-hooks.js';
 import { StreamFollower } from './follower.js';
 import { checkedJobData } from './job-data.js';
 import { callbackOptions, DEFAULT_EVENTS, fromWire, keysOf, type JobData, type JobEventsOptions, type JobSession, type QueueRunOptions, type StreamEntry, type WireResult } from './protocol.js';
-import { errorResult, recordResult, storedResult } from './results.js';
+import { errorResult, isAfter, recordResult, storedResult, streamRecordsOf } from './results.js';
 
 export interface QueueConfig {
   /** Where Redis is (ioredis options: host, port, username, password, tls, …). */
@@ -127,18 +127,22 @@ class JobFeed {
   /** The position (counted from the first entry ever pushed) of entries[0]. */
   private first = 0;
   private wakeups: Array<() => void> = [];
+  /** The id of the last stream entry taken: the follower and the watch may both bring the same ones. */
+  lastId: string | undefined;
   finished = false;
 
   constructor(private readonly limit: number) {}
 
-  push(batch: StreamEntry[]): boolean {
-    if (this.finished) return true;
-    for (const entry of batch) {
-      this.entries.push(entry);
-      if (entry.t === 'result') {
-        this.finished = true;
-        break;
+  /** Takes stream records newer than those taken; a result without an id (read from its key) ends the feed too. */
+  push(batch: Array<{ id?: string; entry: StreamEntry }>): boolean {
+    for (const { id, entry } of batch) {
+      if (this.finished) break;
+      if (id !== undefined) {
+        if (this.lastId !== undefined && !isAfter(id, this.lastId)) continue;
+        this.lastId = id;
       }
+      this.entries.push(entry);
+      if (entry.t === 'result') this.finished = true;
     }
     const over = this.entries.length - this.limit;
     if (over > 0) {
@@ -191,7 +195,10 @@ export function createQueue(config: QueueConfig): CoderQueue {
       }
       result = await recordResult(redis, keys, id, result, RESULT_RETENTION_SECONDS, onError);
     }
-    if (feed.push([{ t: 'result', result }])) finish(id, feed);
+    // The stream's entries the follower has not brought yet come first, so no reader misses an event.
+    const unread = await redis.xrange(keys.stream(id), feed.lastId === undefined ? '-' : `(${feed.lastId}`, '+').catch(() => []);
+    feed.push(streamRecordsOf(unread, () => {}));
+    if (feed.push([{ entry: { t: 'result', result } }])) finish(id, feed);
   };
 
   const watch = () => {

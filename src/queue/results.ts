@@ -35,6 +35,31 @@ export function asStreamEntry(text: string | undefined): StreamEntry | undefined
   return result && { t: 'result', result };
 }
 
+/** A stream entry with its Redis id. */
+export interface StreamRecord {
+  id: string;
+  entry: StreamEntry;
+}
+
+/** The entries of XREAD/XRANGE records that have a shape the queue writes; `skipped` hears about the others. */
+export function streamRecordsOf(records: Array<[string, string[]]>, skipped: () => void): StreamRecord[] {
+  const parsed: StreamRecord[] = [];
+  for (const [id, fields] of records) {
+    const at = Array.isArray(fields) ? fields.indexOf(STREAM_FIELD) : -1;
+    const entry = at < 0 ? undefined : asStreamEntry(fields[at + 1]);
+    if (entry) parsed.push({ id, entry });
+    else skipped();
+  }
+  return parsed;
+}
+
+/** Whether stream id `a` comes after `b` ("<ms>-<seq>", compared as numbers). */
+export function isAfter(a: string, b: string): boolean {
+  const [msA = 0, seqA = 0] = a.split('-').map(Number);
+  const [msB = 0, seqB = 0] = b.split('-').map(Number);
+  return msA > msB || (msA === msB && seqA > seqB);
+}
+
 /** The result of a job that ended without its CLI giving one (refused, cancelled while queued, lost, …). */
 export function errorResult(provider: string, code: ErrorCode, message: string, status: WireResult['status'] = 'error', name = 'CoderError'): WireResult {
   return { provider, status, text: '', output: undefined, sessionId: undefined, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 }, exitCode: undefined, signal: undefined, durationMs: 0, error: { name, code, message, provider }, pid: undefined, cliVersion: undefined };
