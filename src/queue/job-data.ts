@@ -7,9 +7,6 @@ import { parseOptions } from '../core/validate.js';
 import { optionFields } from '../options.js';
 import type { JobData, JobSession } from './protocol.js';
 
-/** Options a job names things by, which only the worker resolves (its registered tools, policies, MCP servers). */
-export const namedOptions = ['tools', 'canUseTool', 'mcpServers'] as const;
-
 const isPlain = (value: unknown): value is Record<string, unknown> => {
   if (!isJsonObject(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);

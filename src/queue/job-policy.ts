@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { JobData } from './protocol.js';
 
 /** Options a job may not set at all unless the worker allows them by name (createWorker({ allowOptions })). */
-export const workerOnlyOptions = ['executablePath', 'extraArgs', 'extraEnv', 'unsetEnv', 'inheritEnv', 'codexConfig', 'copilotAdditionalMcpConfig', 'codexDangerouslyBypassApprovalsAndSandbox'] as const;
+const workerOnlyOptions = ['executablePath', 'extraArgs', 'extraEnv', 'unsetEnv', 'inheritEnv', 'codexConfig', 'copilotAdditionalMcpConfig', 'codexDangerouslyBypassApprovalsAndSandbox'] as const;
 
 /** Values a job may not give an option (a bypass of the permission gate or the sandbox, isolation off) unless it is allowed by name. */
 const refusedValues: Readonly<Record<string, { values: readonly unknown[]; why: string }>> = {

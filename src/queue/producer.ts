@@ -15,7 +15,7 @@ import { currentTraceContext } from '../core/run-hooks.js';
 import { StreamFollower } from './follower.js';
 import { checkedJobData } from './job-data.js';
 import { callbackOptions, DEFAULT_EVENTS, fromWire, keysOf, type JobData, type JobEventsOptions, type JobSession, type QueueRunOptions, type StreamEntry, type WireResult } from './protocol.js';
-import { errorResult, isAfter, recordResult, storedResult, streamRecordsOf } from './results.js';
+import { asWireResult, errorResult, isAfter, recordResult, storedResult, streamRecordsOf } from './results.js';
 
 export interface QueueConfig {
   /** Where Redis is (ioredis options: host, port, username, password, tls, …). */
@@ -188,6 +188,10 @@ export function createQueue(config: QueueConfig): CoderQueue {
         const reason = job?.failedReason ?? 'unknown';
         const stalled = /stalled|started more than/.test(reason);
         result = errorResult(job?.data?.cli ?? 'unknown', stalled ? 'stalled' : 'protocol', stalled ? `job ${id}: its worker stopped more often than the stalled limit allows (maxStalledCount): ${reason}` : `job ${id} failed in the queue: ${reason}`);
+      } else if (state === 'completed') {
+        // Its result key is gone (expired, deleted): BullMQ keeps the processor's return value, the same result.
+        const job = await bull.getJob(id);
+        result = asWireResult(job?.returnvalue) ?? errorResult(job?.data?.cli ?? 'unknown', 'protocol', `job ${id} completed, but neither its result key nor BullMQ holds a result the queue wrote`);
       } else if (state === 'unknown') {
         result = errorResult('unknown', 'protocol', `job ${id} is no longer in Redis (lost with a restart without persistence, removed, or never there) and has no result`);
       } else {

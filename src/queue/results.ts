@@ -21,7 +21,7 @@ export function asWireResult(value: unknown): WireResult | undefined {
 }
 
 /** A stream entry read back from Redis, when it has a shape the queue writes. */
-export function asStreamEntry(text: string | undefined): StreamEntry | undefined {
+function asStreamEntry(text: string | undefined): StreamEntry | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text ?? '');

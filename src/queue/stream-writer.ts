@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { STREAM_FIELD, type StreamEntry } from './protocol.js';
 
 /** How long to wait before each retry of a refused write (Redis out of memory, a failover, …). */
-export const WRITE_RETRY_DELAYS_MS = [100, 500, 2_000] as const;
+const WRITE_RETRY_DELAYS_MS = [100, 500, 2_000] as const;
 const BATCH = 256;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

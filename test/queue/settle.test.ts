@@ -122,6 +122,20 @@ describe('every job settles (issue 29, finding 3)', () => {
     expect(results.map((result) => result.text)).toEqual(handles.map((_, i) => `answer ${i}`));
   });
 
+  it('a completed job whose result key and stream are gone: a new handle reads the result BullMQ kept', async () => {
+    const server = await ownRedis();
+    const connection = { host: '127.0.0.1', port: server.port };
+    const { queue, name } = queueOn(connection, () => {});
+    await startWorkerProcess({ name }, connection);
+    const handle = await queue.enqueue('fake', 'x', script([init('kept'), done('kept by BullMQ')]));
+    expect((await handle.result).text).toBe('kept by BullMQ');
+    // Someone (an operator's cleanup, an attacker) deletes the queue's own keys of the job.
+    execFileSync('redis-cli', ['-p', String(server.port), 'DEL', `coderline:${name}:result:${handle.id}`, `coderline:${name}:events:${handle.id}`]);
+    const other = createQueue({ connection, name, onError: () => {} });
+    cleanupAfterTest(() => other.close());
+    expect(await other.job(handle.id).result).toMatchObject({ status: 'success', text: 'kept by BullMQ' });
+  });
+
   it('Redis restarted without persistence loses a queued job: its handle resolves with an error saying so', async () => {
     const server = await ownRedis();
     const connection = { host: '127.0.0.1', port: server.port };
