@@ -1,11 +1,16 @@
 // A queue worker trusts nothing it reads from Redis: anyone who can write to Redis can write a job (an
 // agent on another worker whose shell inherited the credentials, say). Real redis-server, worker
 // processes apart from the test, the fake CLI; a marker file shows whether anything ran.
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../../src/index.js';
+import { createWorker, type CheckedJob } from '../../src/queue/index.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
+import { done, fakeAdapter } from '../support/fake-adapter.js';
+import { testRedis } from '../support/redis.js';
 import { markerPath, markingPrompt, newQueue, ran, rawJob } from '../support/queue-jobs.js';
 import { startWorkerProcess } from '../support/queue-workers.js';
 
@@ -96,7 +101,6 @@ describe('a job cannot choose what runs on the worker, or where (issue 29, findi
     const inside = await queue.enqueue('scripted', markingPrompt(marker), { workingDirectory: join(root, 'repo'), isolation: 'strict' });
     expect(await inside.result).toMatchObject({ status: 'success', text: 'ran' });
     expect(ran(marker)).toBe(true);
-    const { symlinkSync } = await import('node:fs');
     symlinkSync('/etc', join(root, 'repo', 'escape'));
     const second = markerPath();
     // The attacker names a link inside the root that leads out of it.
@@ -114,6 +118,36 @@ describe('a job cannot choose what runs on the worker, or where (issue 29, findi
     expect(await allowed.result).toMatchObject({ status: 'success', text: 'ran' });
     const unknownServer = await queue.enqueue('scripted', markingPrompt(markerPath()), { mcpServers: ['nope'] });
     expect((await unknownServer.result).error?.message).toContain('mcpServers: no MCP server "nope" is registered on this worker');
+  });
+
+  it('a jobOptions hook has the last word: it sees the checked job and returns what runs; throwing refuses the job', async () => {
+    const { queue, name } = newQueue();
+    const seen: CheckedJob[] = [];
+    const worker = createWorker({
+      connection: testRedis(),
+      name,
+      adapters: [fakeAdapter()],
+      handleSignals: false,
+      // The operator's mapping: a job names its tenant in the prompt; the worker picks that tenant's environment.
+      jobOptions: (checked) => {
+        seen.push(checked);
+        if (checked.prompt === 'tenant-unknown') throw new InvalidOptionsError(['no such tenant']);
+        return { ...checked.options, extraEnv: { FAKE_CLI_SCRIPT: JSON.stringify([done(`ran for ${checked.prompt}`)]) } };
+      },
+    });
+    cleanupAfterTest(() => worker.close());
+    await worker.ready();
+    expect(await (await queue.enqueue('fake', 'tenant-a', { model: 'm' })).result).toMatchObject({ status: 'success', text: 'ran for tenant-a' });
+    expect(seen[0]).toMatchObject({ cli: 'fake', prompt: 'tenant-a', options: { model: 'm', inheritEnv: 'minimal' } });
+    const refused = await (await queue.enqueue('fake', 'tenant-unknown', {})).result;
+    expect(refused.error?.code).toBe('invalid_options');
+    expect(refused.error?.message).toContain('no such tenant');
+    // The hook runs after the refusals: a job's own extraEnv never reaches it.
+    const marker = markerPath();
+    const id = await rawJob(queue, { cli: 'fake', prompt: 'tenant-a', options: { extraEnv: { FAKE_CLI_MARKER: marker } }, events: { maxLen: 100, raw: false } });
+    expect((await queue.job(id).result).error?.message).toContain('extraEnv');
+    expect(seen).toHaveLength(2);
+    expect(ran(marker)).toBe(false);
   });
 
   it('a worker runs with inheritEnv minimal by default: its secrets do not reach a job\'s CLI', async () => {
@@ -182,8 +216,6 @@ describe('no job data can crash a worker or a producer (issue 29, findings 2 and
 
   it('a job hash whose data is not JSON: the worker lives, that job settles, and the next job runs', async () => {
     const { queue, name } = newQueue();
-    const { Redis } = await import('ioredis');
-    const { testRedis } = await import('../support/redis.js');
     const redis = new Redis(testRedis());
     try {
       const broken = await rawJob(queue, job('x', {}));
@@ -202,8 +234,6 @@ describe('no job data can crash a worker or a producer (issue 29, findings 2 and
   it('a job whose stream key an attacker made another type: its result still reaches the producer, the follower and the worker go on', async () => {
     const { queue, name } = newQueue();
     await strictWorker(name);
-    const { Redis } = await import('ioredis');
-    const { testRedis } = await import('../support/redis.js');
     const redis = new Redis(testRedis());
     try {
       const first = await queue.enqueue('scripted', markingPrompt(markerPath(), 'first'), {});
