@@ -1,13 +1,21 @@
 // Follows many jobs' event streams over one blocking Redis connection: one XREAD waits on every
 // stream a producer follows. A newly followed stream wakes that XREAD (CLIENT UNBLOCK) so its entries
 // come at once; a bounded BLOCK is the safety net for a wake that reaches Redis before the XREAD does.
+// What the streams hold is anyone's who can write to Redis: an entry of another shape is skipped, a key
+// that is no stream is no longer followed (the producer's watch settles that job), and an error reply
+// is reported and the loop goes on.
 import type { Redis } from 'ioredis';
-import { STREAM_FIELD, type StreamEntry } from './protocol.js';
+import { streamRecordsOf, type StreamRecord } from './results.js';
 
 const BLOCK_MS = 1_000;
+/** Entries read per stream per XREAD: a long stream comes in bounded batches. */
+const COUNT = 1_000;
+const PAUSE_AFTER_ERROR_MS = 250;
 
 /** Gets each batch of a stream's entries in order; returns true once it needs no more. */
-export type EntriesListener = (entries: StreamEntry[]) => boolean;
+export type EntriesListener = (records: StreamRecord[]) => boolean;
+
+type Records = Array<[string, string[]]>;
 
 export class StreamFollower {
   private readonly follows = new Map<string, { lastId: string; listener: EntriesListener }>();
@@ -18,13 +26,22 @@ export class StreamFollower {
   constructor(
     private readonly blocking: Redis,
     private readonly control: Redis,
-  ) {}
+    private readonly onError: (error: Error) => void,
+  ) {
+    // A reconnected client has a new id: the wake must name the new one.
+    blocking.on('ready', () => (this.blockingId = undefined));
+  }
 
   follow(key: string, listener: EntriesListener): void {
     if (this.closed) throw new Error('the queue is closed');
     this.follows.set(key, { lastId: '0', listener });
     if (this.running) this.wake();
     else void this.loop();
+  }
+
+  /** Stops following a stream (its job settled another way). */
+  unfollow(key: string): void {
+    if (this.follows.delete(key)) this.wake();
   }
 
   async close(): Promise<void> {
@@ -40,25 +57,47 @@ export class StreamFollower {
   private async loop(): Promise<void> {
     this.running = true;
     try {
-      this.blockingId ??= Number(await this.blocking.client('ID'));
       while (this.follows.size > 0 && !this.closed) {
-        const keys = [...this.follows.keys()];
-        const ids = keys.map((key) => this.follows.get(key)!.lastId);
-        const reply = (await this.blocking.xread('BLOCK', BLOCK_MS, 'STREAMS', ...keys, ...ids)) as Array<[string, Array<[string, string[]]>]> | null;
-        for (const [key, records] of reply ?? []) this.deliver(key, records);
+        try {
+          await this.readOnce();
+        } catch (error) {
+          if (this.closed) return;
+          this.onError(error as Error);
+          await this.dropKeysThatAreNoStreams();
+          await new Promise((resolve) => setTimeout(resolve, PAUSE_AFTER_ERROR_MS));
+        }
       }
-    } catch (error) {
-      if (!this.closed) throw error;
     } finally {
       this.running = false;
     }
   }
 
-  private deliver(key: string, records: Array<[string, string[]]>): void {
+  private async readOnce(): Promise<void> {
+    this.blockingId ??= Number(await this.blocking.client('ID'));
+    const keys = [...this.follows.keys()];
+    const ids = keys.map((key) => this.follows.get(key)!.lastId);
+    const reply = (await this.blocking.xread('COUNT', COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', ...keys, ...ids)) as Array<[string, Records]> | null;
+    for (const [key, records] of reply ?? []) this.deliver(key, records);
+  }
+
+  /** An XREAD fails whole when one key is of another type (WRONGTYPE): those keys are followed no more. */
+  private async dropKeysThatAreNoStreams(): Promise<void> {
+    try {
+      const keys = [...this.follows.keys()];
+      const types = await Promise.all(keys.map((key) => this.control.type(key)));
+      keys.forEach((key, i) => {
+        if (types[i] !== 'stream' && types[i] !== 'none') this.follows.delete(key);
+      });
+    } catch (error) {
+      if (!this.closed) this.onError(error as Error);
+    }
+  }
+
+  private deliver(key: string, records: Records): void {
     const follow = this.follows.get(key);
     if (!follow || records.length === 0) return;
     follow.lastId = records[records.length - 1]![0];
-    const entries = records.map(([, fields]) => JSON.parse(fields[fields.indexOf(STREAM_FIELD) + 1]!) as StreamEntry);
-    if (follow.listener(entries)) this.follows.delete(key);
+    const entries = streamRecordsOf(records, () => this.onError(new Error(`${key}: an entry the queue did not write was skipped`)));
+    if (entries.length > 0 && follow.listener(entries)) this.follows.delete(key);
   }
 }

@@ -3,5 +3,6 @@
 // one chunk shared by every entry (tsup.config.ts).
 import '../index.js';
 export { createQueue, type CoderQueue, type EnqueueOptions, type JobHandle, type QueueConfig } from './producer.js';
-export { createWorker, type CoderWorker, type WorkerConfig } from './worker.js';
+export { createWorker, type CheckedJob, type CoderWorker, type WorkerConfig, type WorkerRunOptions } from './worker.js';
+export type { RefusableOption } from './job-policy.js';
 export type { JobData, JobEventsOptions, JobSession, QueueRunOptions, WireResult } from './protocol.js';

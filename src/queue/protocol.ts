@@ -4,6 +4,7 @@ import { CoderError, type ErrorCode } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
 import type { OneShotOpts } from '../options.js';
 import type { RunResult } from '../result.js';
+import type { RunOrigin } from '../core/run-hooks.js';
 
 /** Options that cannot travel as data, and what to do instead. */
 export const callbackOptions = {
@@ -13,12 +14,18 @@ export const callbackOptions = {
   canUseTool: 'register the policy on the workers (createWorker({ permissionPolicies })) and pass its name',
 } as const;
 
-/** What a queued run may be given: every run option that is data, tools and the canUseTool policy by name. */
-export type QueueRunOptions = Omit<OneShotOpts, keyof typeof callbackOptions | 'tools' | 'collectEvents'> & {
+/**
+ * What a queued run may be given: every run option that is data; tools, the canUseTool policy and MCP
+ * servers by the names the workers registered them under. Which options a worker lets a job set is the
+ * worker's decision (createWorker({ allowOptions })): by default none that choose what runs or where.
+ */
+export type QueueRunOptions = Omit<OneShotOpts, keyof typeof callbackOptions | 'tools' | 'collectEvents' | 'mcpServers'> & {
   /** Names of tools registered on the workers (createWorker({ tools })). */
   tools?: string[];
   /** Name of a canUseTool policy registered on the workers (createWorker({ permissionPolicies })). */
   canUseTool?: string;
+  /** Names of MCP servers registered on the workers (createWorker({ mcpServers })). */
+  mcpServers?: string[];
 };
 
 export interface JobEventsOptions {
@@ -49,6 +56,10 @@ export interface JobData {
   session?: JobSession;
   /** Trace context carried from enqueue() to the worker (W3C trace-context fields), when a tracer is active. */
   trace?: Record<string, string>;
+  /** How the attempt before this one failed, when the job is retried (written by the worker). */
+  previousAttempt?: RunOrigin['previousAttempt'];
+  /** How many of the job's starts had lost their worker when it was last retried (written by the worker). */
+  lostStarts?: number;
 }
 
 export interface WireError {

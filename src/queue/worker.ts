@@ -1,18 +1,37 @@
-// The worker side: BullMQ hands a job over, the run goes through the same core as run() (its CLI
-// in a process group of its own, watched by the host-death watchdog), its events go to the job's
-// Redis stream in order, and its result is recorded once.
+// The worker side: BullMQ hands a job over, its data is checked (anyone with access to Redis may have
+// written it) and what it asks for is held against what this worker allows; the run goes through the
+// same core as run() (its CLI in a process group of its own, watched by the host-death watchdog), its
+// events go to the job's Redis stream in order, and its result is recorded once. Nothing a job holds,
+// and no refused Redis write, ends the worker: each becomes that job's result or an onError report.
 import { mkdir } from 'node:fs/promises';
-import { Worker, type Job, type RedisOptions } from 'bullmq';
+import { Worker, type Job, type JobJson, type RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CoderError, InvalidOptionsError } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
 import type { AdapterSpec, CanUseTool, OneShotOpts, Tool } from '../index.js';
+import { isJsonObject } from '../core/json.js';
+import type { McpServerConfig } from '../core/mcp-servers.js';
 import { runOnce, type RunTarget } from '../core/run-once.js';
-import type { RunResult } from '../result.js';
-import { resolveAdapter } from '../registry.js';
+import { resolveAdapter, builtInAdapters } from '../registry.js';
 import { withRunOrigin, type RunOrigin } from '../core/run-hooks.js';
-import { keysOf, STREAM_FIELD, toWire, type JobData, type JobSession, type StreamEntry, type WireResult } from './protocol.js';
+import { checkedJobData } from './job-data.js';
+import { refusedOptions, workingDirectoryOf, type JobPolicy, type RefusableOption } from './job-policy.js';
+import { keysOf, toWire, type JobData, type JobSession, type WireResult } from './protocol.js';
+import { errorResult, recordResult } from './results.js';
 import { exponentialDelay, isRetried, retryAfterOf } from './retry.js';
+import { StreamWriter } from './stream-writer.js';
+
+/** Run options a worker gives a job's run: everything but what the worker itself wires (signal, event callbacks). */
+export type WorkerRunOptions = Omit<OneShotOpts, 'signal' | 'onEvent' | 'onRawLine'>;
+
+/** A job as the jobOptions hook sees it: checked, held against the allowlist, names resolved. */
+export interface CheckedJob {
+  readonly id: string;
+  readonly cli: string;
+  readonly prompt: string;
+  readonly options: WorkerRunOptions;
+  readonly session: JobSession | undefined;
+}
 
 export interface WorkerConfig {
   connection: RedisOptions;
@@ -25,8 +44,31 @@ export interface WorkerConfig {
   tools?: Tool[];
   /** canUseTool policies jobs may name in their `canUseTool` option. */
   permissionPolicies?: Record<string, CanUseTool>;
+  /** External MCP servers jobs may name in their `mcpServers` option (a job cannot bring its own). */
+  mcpServers?: Record<string, McpServerConfig>;
   /** Adapters beyond the built-in CLIs, by their name. */
   adapters?: AdapterSpec<string>[];
+  /**
+   * Options a job may set that are refused by default (they choose what runs, with which environment,
+   * or where): `executablePath`, `extraArgs`, `extraEnv`, `unsetEnv`, `inheritEnv`, `codexConfig`,
+   * `copilotAdditionalMcpConfig`, `codexDangerouslyBypassApprovalsAndSandbox`, the bypass values of
+   * `permissionMode`, `permissionPolicy` (mode), `codexSandbox`, `copilotMode`, `isolation: 'none'`, and paths
+   * outside `workspaceRoot` (`workingDirectory`, `addDirs`, `files`, `images`, `codexImages`, `piSessionDir`).
+   * Only for producers as trusted as the worker itself (docs/scale.md, trust model).
+   */
+  allowOptions?: RefusableOption[];
+  /** The directory jobs work in (the default working directory) and the only one their paths may point into. */
+  workspaceRoot?: string;
+  /** The directory a job's `session.dir` must be inside (none: jobs may name no session dir). */
+  sessionRoot?: string;
+  /** The longest prompt a job may carry, in UTF-8 bytes (default 1 MiB). */
+  maxPromptBytes?: number;
+  /**
+   * The run's options from a job's, after the checks (refusals, names resolved, `inheritEnv: 'minimal'` and
+   * the workspace root as defaults): what it returns is run as the worker's own word, unchecked by the allowlist.
+   * Throwing refuses the job (an InvalidOptionsError keeps its issues).
+   */
+  jobOptions?: (job: CheckedJob) => WorkerRunOptions | Promise<WorkerRunOptions>;
   /** What SIGTERM/SIGINT and close() do with running jobs: let them finish (default) or cancel them. */
   onShutdown?: 'finish' | 'cancel';
   /** Stop on SIGTERM and SIGINT as onShutdown says, then let the signal take its course (default true). */
@@ -34,8 +76,12 @@ export interface WorkerConfig {
   /** BullMQ's stalled-job check: how often (default 30 s), and how long a job's lock lasts without renewal (default 30 s). */
   stalledIntervalMs?: number;
   lockDurationMs?: number;
+  /** How many times a job may lose its worker (killed, lost) and start again; one more ends it `stalled` (default 1). */
+  maxStalledCount?: number;
   /** How long a finished job's event stream and result stay in Redis (default 1 day). */
   retentionSeconds?: number;
+  /** Connection trouble and refused Redis writes, as they happen (the worker goes on; default: not reported). */
+  onError?: (error: Error) => void;
 }
 
 export interface CoderWorker {
@@ -58,108 +104,183 @@ class RetryAttempt extends Error {
   }
 }
 
+/**
+ * BullMQ's worker, reading a job whose hash holds text that is no JSON (written past BullMQ) as one with
+ * no data: BullMQ's own parse would throw in its fetch loop, again on every fetch, and stop the worker
+ * taking jobs; this way the job reaches the processor, which refuses it like any other bad data.
+ */
+class TolerantWorker extends Worker<unknown, WireResult> {
+  protected override createJob(data: JobJson, jobId: string): Job<unknown, WireResult> {
+    try {
+      return super.createJob(data, jobId);
+    } catch {
+      return super.createJob({ ...data, data: 'null', opts: optsAreJson(data.opts) ? data.opts : '{}' } as JobJson, jobId);
+    }
+  }
+}
+
+function optsAreJson(opts: unknown): boolean {
+  try {
+    JSON.parse(typeof opts === 'string' ? opts : '{}');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const DEFAULT_RETENTION_SECONDS = 24 * 3600;
+const DEFAULT_MAX_PROMPT_BYTES = 1024 * 1024;
+/** Error events kept for a retry-after: the last few say it. */
+const KEPT_ERROR_EVENTS = 20;
 
 export function createWorker(config: WorkerConfig): CoderWorker {
   const connection = { ...config.connection, maxRetriesPerRequest: null };
   const keys = keysOf(config.name);
   const retention = config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
+  const onError = config.onError ?? (() => {});
   const tools = new Map((config.tools ?? []).map((tool) => [tool.name, tool]));
   const policies = new Map(Object.entries(config.permissionPolicies ?? {}));
+  const mcpServers = new Map(Object.entries(config.mcpServers ?? {}));
   const adapters = new Map((config.adapters ?? []).map((adapter) => [adapter.name, adapter]));
+  const policy: JobPolicy = {
+    allowOptions: new Set(config.allowOptions ?? []),
+    workspaceRoot: config.workspaceRoot,
+    sessionRoot: config.sessionRoot,
+    maxPromptBytes: config.maxPromptBytes ?? DEFAULT_MAX_PROMPT_BYTES,
+  };
   const redis = new Redis(connection);
   const subscriber = new Redis(connection);
+  redis.on('error', onError);
+  subscriber.on('error', onError);
   const running = new Map<string, AbortController>();
 
   subscriber.on('message', (_channel: string, id: string) => running.get(id)?.abort());
   const subscribed = subscriber.subscribe(keys.cancelChannel);
+  // Refused (an ACL without the channel, say): ready() rejects with it; until then it is no unhandled rejection.
+  subscribed.catch(() => {});
 
-  /** The run options a job's data names, resolved against what this worker registered. */
-  const resolveOptions = (data: JobData): OneShotOpts => {
-    const { tools: toolNames, canUseTool: policyName, ...rest } = data.options as { tools?: string[]; canUseTool?: string };
-    const issues: string[] = [];
-    const resolvedTools = (toolNames ?? []).map((name) => tools.get(name) ?? issues.push(`tools: no tool "${name}" is registered on this worker`));
-    const policy = policyName === undefined ? undefined : policies.get(policyName);
-    if (policyName !== undefined && !policy) issues.push(`canUseTool: no policy "${policyName}" is registered on this worker`);
-    if (issues.length) throw new InvalidOptionsError(issues, data.cli);
-    return { ...rest, ...(toolNames ? { tools: resolvedTools as Tool[] } : {}), ...(policy ? { canUseTool: policy } : {}) } as OneShotOpts;
+  const adapterOf = (cli: string): AdapterSpec<string> => {
+    const registered = adapters.get(cli);
+    if (registered) return registered;
+    // A name such as "constructor" is no built-in CLI, whatever an object's prototype holds.
+    if (!Object.hasOwn(builtInAdapters, cli)) throw new InvalidOptionsError([`cli: no CLI "${cli}" on this worker; it runs ${[...adapters.keys(), ...Object.keys(builtInAdapters)].join(', ')}`], cli);
+    return resolveAdapter(cli);
   };
 
-  const processJob = async (job: Job<JobData>, _token?: string, bullSignal?: AbortSignal): Promise<WireResult> => {
+  /** The run options of a checked job: refusals first, then the names it gives resolved against this worker's registries. */
+  const runOptionsOf = async (id: string, data: JobData): Promise<WorkerRunOptions> => {
+    const issues = await refusedOptions(data, policy);
+    const { tools: toolNames, canUseTool: policyName, mcpServers: serverNames, ...rest } = data.options as { tools?: string[]; canUseTool?: string; mcpServers?: string[] };
+    const lookup = <T>(registry: Map<string, T>, what: string, option: string, name: string): T | undefined => {
+      const found = registry.get(name);
+      if (found === undefined) issues.push(`${option}: no ${what} "${name}" is registered on this worker`);
+      return found;
+    };
+    const resolvedTools = (toolNames ?? []).map((name) => lookup(tools, 'tool', 'tools', name));
+    const canUseTool = policyName === undefined ? undefined : lookup(policies, 'policy', 'canUseTool', policyName);
+    const servers = (serverNames ?? []).map((name) => [name, lookup(mcpServers, 'MCP server', 'mcpServers', name)] as const);
+    if (issues.length > 0) throw new InvalidOptionsError(issues, data.cli);
+    const cwd = workingDirectoryOf(rest, policy);
+    const options = {
+      inheritEnv: 'minimal',
+      ...rest,
+      ...(cwd === undefined ? {} : { workingDirectory: cwd }),
+      ...(toolNames ? { tools: resolvedTools } : {}),
+      ...(canUseTool ? { canUseTool } : {}),
+      ...(serverNames ? { mcpServers: Object.fromEntries(servers) } : {}),
+    } as WorkerRunOptions;
+    return config.jobOptions ? config.jobOptions({ id, cli: data.cli, prompt: data.prompt, options, session: data.session }) : options;
+  };
+
+  /** A job that cannot run: refused options and unreadable data are invalid_options, anything else a protocol error. */
+  const refusal = (cli: string, error: unknown): WireResult => {
+    if (error instanceof CoderError) return errorResult(cli, error.code, error.message, 'error', error.name);
+    return errorResult(cli, 'protocol', `the job could not run: ${error instanceof Error ? error.message : String(error)}`);
+  };
+
+  const processJob = async (job: Job<unknown>, _token?: string, bullSignal?: AbortSignal): Promise<WireResult> => {
     const id = job.id!;
-    const data = job.data;
-    const stream = keys.stream(id);
     const controller = new AbortController();
     running.set(id, controller);
     bullSignal?.addEventListener('abort', () => controller.abort(), { once: true });
-    // Commands on one connection reach Redis in the order they are sent: the stream keeps the run's order.
-    let written: Promise<unknown> = Promise.resolve();
-    const write = (entry: StreamEntry) => {
-      written = redis.xadd(stream, 'MAXLEN', '~', data.events.maxLen, '*', STREAM_FIELD, JSON.stringify(entry));
-    };
-    const errorEvents: CoderStreamEvent<string>[] = [];
+    let writer: StreamWriter | undefined;
     try {
-      if (await redis.exists(keys.cancelled(id))) controller.abort();
-      const origin: RunOrigin = { jobId: id, attempt: job.attemptsMade + 1, ...(data.trace ? { trace: data.trace } : {}) };
-      const previous = job.data as JobData & { previousAttempt?: RunOrigin['previousAttempt'] };
-      if (previous.previousAttempt) origin.previousAttempt = previous.previousAttempt;
-      let result: RunResult<unknown, string>;
+      let data: JobData;
+      let result: WireResult;
+      const errorEvents: CoderStreamEvent<string>[] = [];
       try {
-        const adapter = adapters.get(data.cli) ?? resolveAdapter(data.cli);
+        data = checkedJobData(job.data);
+        writer = new StreamWriter(redis, keys.stream(id), data.events.maxLen, onError);
+        const events = writer;
+        // BullMQ starts a job again when its worker stopped renewing its lock (killed, lost): readers learn
+        // that here, as after a retried error, and can drop that attempt's partial text. Starts that ended
+        // in neither a result nor a retry are the lost ones; those before the last retry were told then.
+        if (lostStarts(job) > (data.lostStarts ?? 0)) {
+          events.push({ t: 'event', event: { type: 'progress', kind: 'retry', subtype: 'queue_worker_lost', message: `attempt ${job.attemptsStarted - 1} lost its worker; starting again`, provider: data.cli, ts: Date.now(), raw: { attempt: job.attemptsStarted } } });
+        }
+        if (await redis.exists(keys.cancelled(id))) controller.abort();
+        const adapter = adapterOf(data.cli);
+        const options = await runOptionsOf(id, data);
+        const origin: RunOrigin = { jobId: id, attempt: job.attemptsMade + 1, ...(data.trace ? { trace: data.trace } : {}), ...(data.previousAttempt ? { previousAttempt: data.previousAttempt } : {}) };
         if (data.session?.dir) await sessionDirReady(data.session.dir, data.cli);
-        result = await withRunOrigin(origin, () =>
+        const run = await withRunOrigin(origin, () =>
           runOnce(adapter, data.prompt, {
-            ...resolveOptions(data),
+            ...options,
             signal: controller.signal,
             onEvent: (event) => {
-              if (event.type === 'error') errorEvents.push(event);
-              write({ t: 'event', event });
+              if (event.type === 'error' && errorEvents.push(event) > KEPT_ERROR_EVENTS) errorEvents.shift();
+              events.push({ t: 'event', event });
             },
-            ...(data.events.raw ? { onRawLine: (line: string) => write({ t: 'raw', line }) } : {}),
+            ...(data.events.raw ? { onRawLine: (line: string) => events.push({ t: 'raw', line }) } : {}),
           }, { session: sessionTarget(data.session), ...(data.session?.dir ? { stateDir: data.session.dir } : {}) }),
         );
+        result = toWire(run);
       } catch (error) {
-        if (!(error instanceof CoderError)) throw error;
-        result = failedBeforeRun(data.cli, error);
+        return await record(id, refusal(cliNameOf(job.data), error), writer);
       }
-      const wire = toWire(result);
-      if (result.status === 'error' && isRetried(result.error?.code) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
+      const attempts = job.opts.attempts ?? 1;
+      if (result.status === 'error' && isRetried(result.error?.code) && job.attemptsMade + 1 < attempts) {
         const retryAfter = retryAfterOf(result.error?.message, errorEvents);
         const delayMs = retryAfter ?? exponentialDelay(job.opts.backoff && typeof job.opts.backoff === 'object' ? job.opts.backoff.delay ?? 1_000 : 1_000, job.attemptsMade + 1);
         const message = `${result.error?.code}: attempt ${job.attemptsMade + 1} failed; retrying in ${delayMs} ms (${retryAfter === undefined ? 'exponential backoff' : 'retry-after'})`;
-        write({ t: 'event', event: { type: 'progress', kind: 'retry', subtype: 'queue_retry', message, provider: data.cli, ts: Date.now(), raw: { attempt: job.attemptsMade + 1, delayMs, errorCode: result.error?.code } } });
-        await written;
-        await job.updateData({ ...data, previousAttempt: { errorCode: result.error?.code, message: result.error?.message ?? '', delayMs } } as JobData);
-        throw new RetryAttempt(wire, delayMs);
+        writer!.push({ t: 'event', event: { type: 'progress', kind: 'retry', subtype: 'queue_retry', message, provider: data.cli, ts: Date.now(), raw: { attempt: job.attemptsMade + 1, delayMs, errorCode: result.error?.code } } });
+        await writer!.drained();
+        await job.updateData({ ...data, previousAttempt: { errorCode: result.error?.code, message: result.error?.message ?? '', delayMs }, lostStarts: lostStarts(job) });
+        throw new RetryAttempt(result, delayMs);
       }
-      return await record(id, stream, wire, write, () => written);
+      return await record(id, result, writer);
     } finally {
       running.delete(id);
     }
   };
 
-  /** The first result recorded for a job wins: a run that somehow ran twice cannot record twice. */
-  const record = async (id: string, stream: string, wire: WireResult, write: (entry: StreamEntry) => void, written: () => Promise<unknown>): Promise<WireResult> => {
-    const first = await redis.set(keys.result(id), JSON.stringify(wire), 'EX', retention, 'NX');
-    if (first !== 'OK') return JSON.parse((await redis.get(keys.result(id))) ?? 'null') as WireResult;
-    write({ t: 'result', result: wire });
-    await written();
-    await redis.expire(stream, retention);
-    return wire;
+  /** The job's events written, then its result recorded once (the first recorded wins). */
+  const record = async (id: string, wire: WireResult, writer: StreamWriter | undefined): Promise<WireResult> => {
+    await writer?.drained();
+    return recordResult(redis, keys, id, wire, retention, onError);
   };
 
-  const worker = new Worker<JobData, WireResult>(config.name, processJob, {
+  const worker = new TolerantWorker(config.name, processJob, {
     connection,
     concurrency: config.concurrency ?? 1,
     ...(config.workerName ? { name: config.workerName } : {}),
     ...(config.stalledIntervalMs ? { stalledInterval: config.stalledIntervalMs } : {}),
     ...(config.lockDurationMs ? { lockDuration: config.lockDurationMs } : {}),
+    ...(config.maxStalledCount === undefined ? {} : { maxStalledCount: config.maxStalledCount }),
     settings: {
       backoffStrategy: (_attempts, _type, error) => (error instanceof RetryAttempt ? error.delayMs : 1_000),
     },
   });
-  // BullMQ reports failed attempts and connection trouble here; a run's own failures are in its result.
-  worker.on('error', () => {});
+  worker.on('error', onError);
+  // A job BullMQ failed without a result from the processor (past the stalled limit, or one whose result
+  // could not be written): its result is recorded here, so every reader's handle settles.
+  worker.on('failed', (job, error) => {
+    if (!job?.id || error instanceof RetryAttempt) return;
+    const cli = cliNameOf(job.data);
+    const stalled = /stalled|started more than/.test(error.message);
+    const wire = errorResult(cli, stalled ? 'stalled' : 'protocol', stalled ? `job ${job.id}: its worker stopped more often than the stalled limit allows (maxStalledCount): ${error.message}` : `job ${job.id} failed in the queue: ${error.message}`);
+    recordResult(redis, keys, job.id, wire, retention, onError).catch(onError);
+  });
 
   let closing: Promise<void> | undefined;
   const close = (options: { cancel?: boolean } = {}): Promise<void> => {
@@ -197,6 +318,17 @@ export function createWorker(config: WorkerConfig): CoderWorker {
   };
 }
 
+/** How many of a job's starts so far lost their worker: every start but this one ended in a retry or was lost. */
+function lostStarts(job: Job<unknown>): number {
+  return job.attemptsStarted - 1 - job.attemptsMade;
+}
+
+/** The CLI a job's data names, for its result's provider, whatever the data is. */
+function cliNameOf(data: unknown): string {
+  const cli: unknown = isJsonObject(data) ? data.cli : undefined;
+  return typeof cli === 'string' ? cli : 'unknown';
+}
+
 /** The shared session dir, made on first use; one this worker cannot make fails the job as invalid. */
 async function sessionDirReady(dir: string, provider: string): Promise<void> {
   try {
@@ -211,9 +343,4 @@ function sessionTarget(session: JobSession | undefined): RunTarget {
   if (session?.resume) return { kind: 'resume', sessionId: session.resume };
   if (session?.fork) return { kind: 'fork', sessionId: session.fork };
   return { kind: 'new' };
-}
-
-/** The result of a run that failed before its CLI started (invalid options, no binary, …). */
-function failedBeforeRun(provider: string, error: CoderError): RunResult<unknown, string> {
-  return { provider, status: 'error', text: '', output: undefined, sessionId: undefined, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 }, exitCode: undefined, signal: undefined, durationMs: 0, error, pid: undefined, cliVersion: undefined };
 }

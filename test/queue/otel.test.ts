@@ -109,7 +109,7 @@ describe('coderline/otel', () => {
   it('carries the trace context from enqueue() to the worker: the run span is a child of the enqueuing span', async () => {
     const name = `otel-${process.pid}-${randomBytes(4).toString('hex')}`;
     const queue = createQueue({ connection: testRedis(), name });
-    const worker = createWorker({ connection: testRedis(), name, adapters: [fake], handleSignals: false });
+    const worker = createWorker({ connection: testRedis(), name, adapters: [fake], handleSignals: false, allowOptions: ['extraEnv'] });
     try {
       await worker.ready();
       const parent = provider.getTracer('test').startSpan('review pull request');

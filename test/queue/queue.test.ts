@@ -177,13 +177,13 @@ describe('coderline/queue', () => {
     cleanupAfterTest(() => rmSync(root, { recursive: true, force: true }));
     const dir = join(root, 'shared');
     const turn = { ...script([{ sessionTurn: {} }]), isolation: 'strict' as const };
-    const first = await startWorkerProcess({ name, workerName: 'a' });
+    const first = await startWorkerProcess({ name, workerName: 'a', sessionRoot: root });
     const started = await queue.enqueue('fake', 'the word is apricot', turn, { session: { dir } });
     const { sessionId } = await started.result;
     expect(sessionId).toEqual(expect.any(String));
     first.child.kill('SIGTERM');
     await first.exited;
-    await startWorkerProcess({ name, workerName: 'b' });
+    await startWorkerProcess({ name, workerName: 'b', sessionRoot: root });
     const resumed = await queue.enqueue('fake', 'what was the word?', turn, { session: { dir, resume: sessionId! } });
     expect(await resumed.result).toMatchObject({ status: 'success', sessionId, text: 'the word is apricot | what was the word?' });
     const forked = await queue.enqueue('fake', 'a fork', turn, { session: { dir, fork: sessionId! } });

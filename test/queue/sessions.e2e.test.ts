@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { createQueue, type QueueRunOptions } from '../../src/queue/index.js';
+import { createQueue, type QueueRunOptions, type RefusableOption } from '../../src/queue/index.js';
 import { startFakeModel } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { startWorkerProcess } from '../support/queue-workers.js';
@@ -26,18 +26,20 @@ it('claude: a job on worker b resumes the session a job on worker a started, fro
   const name = `test-${process.pid}-${randomBytes(4).toString('hex')}`;
   const queue = createQueue({ connection: testRedis(), name });
   cleanupAfterTest(() => model.close(), () => rm(root, { recursive: true, force: true }), () => queue.close());
-  // The fake's options are data (no tools): they travel to the workers as they are.
+  // The fake's options are data (no tools): they travel to the workers, which allow them.
   const options = { ...(await model.env('claude', { isolation: 'strict' })), workingDirectory: root } as QueueRunOptions;
   const dir = join(root, 'shared-sessions');
+  // The fake model's environment is the worker operator's choice here: the workers allow it by name.
+  const trust = { allowOptions: ['extraEnv', 'unsetEnv'] satisfies RefusableOption[], workspaceRoot: root, sessionRoot: root };
 
-  const first = await startWorkerProcess({ name, workerName: 'a' });
+  const first = await startWorkerProcess({ name, workerName: 'a', ...trust });
   const started = await queue.enqueue('claude', 'Remember the word apricot.', options, { session: { dir } });
   const turn1 = await started.result;
   expect(turn1).toMatchObject({ status: 'success', text: 'Noted: apricot.' });
   first.child.kill('SIGTERM');
   await first.exited;
 
-  await startWorkerProcess({ name, workerName: 'b' });
+  await startWorkerProcess({ name, workerName: 'b', ...trust });
   const resumed = await queue.enqueue('claude', 'What was the word?', options, { session: { dir, resume: turn1.sessionId! } });
   expect(await resumed.result).toMatchObject({ status: 'success', sessionId: turn1.sessionId, text: 'The word was apricot.' });
   // The model's second request carries turn 1: its prompt and its answer, then the new prompt.

@@ -10,12 +10,26 @@ const HOST = fileURLToPath(new URL('./queue-worker-host.ts', import.meta.url));
 export interface WorkerProcess {
   child: ChildProcess;
   exited: Promise<unknown>;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
 }
 
-/** Starts a worker process and resolves once it takes jobs; it is killed after the test if still running. */
-export async function startWorkerProcess(config: Omit<WorkerConfig, 'connection' | 'adapters'>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOST], { env: { ...process.env, WORKER_CONFIG: JSON.stringify(config) }, stdio: ['ignore', 'pipe', 'inherit'] });
+export type WorkerProcessConfig = Omit<WorkerConfig, 'connection' | 'adapters' | 'onError' | 'tools' | 'permissionPolicies' | 'jobOptions'>;
+
+/**
+ * Starts a worker process and resolves once it takes jobs; it is killed after the test if still running.
+ * Unless the config says otherwise the worker lets jobs set `extraEnv`, which scripts the fake CLI.
+ */
+export async function startWorkerProcess(config: WorkerProcessConfig, connection?: WorkerConfig['connection']): Promise<WorkerProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, WORKER_CONFIG: JSON.stringify({ allowOptions: ['extraEnv'], ...config }) };
+  if (connection) env.WORKER_CONNECTION = JSON.stringify(connection);
+  const child = spawn(process.execPath, ['--import', 'tsx', HOST], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = once(child, 'exit');
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    process.stderr.write(chunk);
+  });
   cleanupAfterTest(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
@@ -28,7 +42,7 @@ export async function startWorkerProcess(config: Omit<WorkerConfig, 'connection'
       seen += chunk.toString();
       if (seen.includes('ready\n')) resolve();
     });
-    void exited.then(() => reject(new Error('the worker process exited before it was ready')));
+    void exited.then(() => reject(new Error(`the worker process exited before it was ready: ${stderr}`)));
   });
-  return { child, exited };
+  return { child, exited, stderr: () => stderr };
 }
