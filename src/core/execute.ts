@@ -14,7 +14,7 @@ import { redactedAlways, runRedactor, type Redactor } from './redact.js';
 import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
-import type { BridgeGate } from './bridge-gate.js';
+import { bridgeGate, type BridgeGate } from './bridge-gate.js';
 import { serversToFront } from './mcp-servers.js';
 import type { PermissionPromptTool, ToolBridge } from './tool-bridge.js';
 import { permissionToolName } from './tool-names.js';
@@ -198,7 +198,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
     const mcpServers = serversToFront(opts, cwd);
     if (opts.tools?.length || permissionPrompt || mcpServers) {
       // Loaded only for runs with custom tools, MCP servers or canUseTool: the MCP SDK is heavy.
-      const [{ startToolBridge }, { bridgeGate }] = await Promise.all([import('./tool-bridge.js'), import('./bridge-gate.js')]);
+      const { startToolBridge } = await import('./tool-bridge.js');
       gate = bridgeGate(opts, emit);
       toolBridge = await startToolBridge({
         tools: opts.tools ?? [],

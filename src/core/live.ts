@@ -19,7 +19,7 @@ import { RunTracker } from './run-tracker.js';
 import type { RunStream } from './session.js';
 import { TempDir } from './temp.js';
 import type { ToolBridge } from './tool-bridge.js';
-import type { BridgeGate } from './bridge-gate.js';
+import { bridgeGate, type BridgeGate } from './bridge-gate.js';
 import { serversToFront } from './mcp-servers.js';
 import { nonJsonLine, translateRecord } from './translate-line.js';
 import { checkSupport, parseOptions } from './validate.js';
@@ -146,7 +146,7 @@ export class LiveSession<P extends string = string> {
     try {
       const mcpServers = serversToFront(opts, cwd);
       if (opts.tools?.length || mcpServers) {
-        const [{ startToolBridge }, { bridgeGate }] = await Promise.all([import('./tool-bridge.js'), import('./bridge-gate.js')]);
+        const { startToolBridge } = await import('./tool-bridge.js');
         // The session does not exist yet: the gate reaches it (and the running turn's canUseTool) when a call comes.
         gate = bridgeGate(opts, (event) => session?.deliver([event]), () => session?.canUseTool());
         toolBridge = await startToolBridge({

@@ -11,7 +11,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolOutput } from '../tool.js';
 import type { BridgeGate } from './bridge-gate.js';
-import type { Upstream, UpstreamContext } from './bridge-upstream.js';
+import { connectUpstream, type Upstream, type UpstreamContext } from './bridge-upstream.js';
 import type { McpServerConfig } from './mcp-servers.js';
 import { validateStandard } from './standard-schema.js';
 import { permissionToolName, toolBridgeServerName } from './tool-names.js';
@@ -210,7 +210,6 @@ export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpS
 /** Connects every server, or none: one that fails closes those already started. */
 async function connectAll(servers: ReadonlyArray<[string, McpServerConfig]>, context: UpstreamContext, signal: AbortSignal): Promise<Upstream[]> {
   if (!servers.length) return [];
-  const { connectUpstream } = await import('./bridge-upstream.js');
   const started = await Promise.allSettled(servers.map(([name, server]) => connectUpstream(name, server, context, signal)));
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (!failed) return started.map((outcome) => (outcome as PromiseFulfilledResult<Upstream>).value);
