@@ -10,6 +10,7 @@ import { isGroupAlive, killMarked, pidsWithMarker, uniqueMarker } from '../suppo
 import { coderline, repoRoot, sandboxInvocation, startCoderline } from './command.js';
 import { waitFor } from '../support/wait.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
+import { fixtureProgram } from '../mcp/support.js';
 
 
 const claudeBin = join(repoRoot, 'node_modules', '.bin', 'claude');
@@ -168,12 +169,14 @@ describe('coderline record keeps the run\'s secrets out of the file', () => {
   const token = `sk-live-${'c0ffee'.repeat(4)}`;
   const header = `Bearer hdr-${'5eed'.repeat(5)}`;
 
-  it('a token a tool prints from --extra-env, and an MCP server\'s header: the file has <redacted>, mode 0600', async () => {
+  it('a token a tool prints from --extra-env, and an MCP server\'s env value: the file has <redacted>, mode 0600', async () => {
     // The attacker: a prompt makes the agent print the deploy token the job put in the CLI's
     // environment; the recording is then shared (attached to an issue, committed as a fixture).
     const { env, flags, workDir } = await fake([{ text: 'Looking.', toolCalls: [bash('echo "token=$DEPLOY_TOKEN"')] }, { text: 'Printed it.' }]);
     const file = join(workDir, 'run.jsonl');
-    const servers = `remote=${JSON.stringify({ url: 'http://127.0.0.1:9/mcp', headers: { Authorization: header } })}`;
+    // The host starts the server (the bridge fronts it), so it must be one that runs.
+    const server = { command: process.execPath, args: [fixtureProgram], env: { FIXTURE_MARKER_FILE: join(workDir, 'markers'), FIXTURE_SECRET: header } };
+    const servers = `fixture=${JSON.stringify(server)}`;
     const recorded = await coderline(['record', '--cli', 'claude', ...flags, '--extra-env', `DEPLOY_TOKEN=${token}`, '--mcp-servers', servers, '--allow', 'Bash', '-o', file, '--jsonl', 'Print the token'], { env });
     expect(recorded.code).toBe(0);
 

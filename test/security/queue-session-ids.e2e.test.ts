@@ -25,10 +25,11 @@ it('codex: a job with session.resume "--last" or "--dangerously-bypass-approvals
   writeFileSync(executablePath, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${resolve('node_modules/.bin/codex')}' "$@"\n`);
   chmodSync(executablePath, 0o755);
   const options = { ...(await model.env('codex')), workingDirectory: root, executablePath } as QueueRunOptions;
-  await startWorkerProcess({ name, workerName: 'a' });
+  // The worker lets these jobs pick the wrapper and the fake model's settings, and work under root.
+  await startWorkerProcess({ name, workerName: 'a', allowOptions: ['extraEnv', 'unsetEnv', 'executablePath', 'codexConfig'], workspaceRoot: root });
 
   const first = await (await queue.enqueue('codex', 'Say something.', options)).result;
-  expect(first.status).toBe('success');
+  expect(first.error?.message ?? first.status).toBe('success');
   const startsAfterFirst = readFileSync(log, 'utf8');
 
   for (const hostile of ['--last', '--dangerously-bypass-approvals-and-sandbox']) {
