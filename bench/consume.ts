@@ -5,7 +5,7 @@
 // is timed, as a script or a CI job that runs one agent meets it. BENCH_PARTIAL=1: Claude with
 // partial messages (`streamPartialMessages` / `includePartialMessages`). BENCH_SECRETS=N: `run()` is given
 // N secret values (token-like: `sk-` and 40 base64url characters, in extraEnv), so every line is scanned
-// for them (src/core/redact.ts).
+// for them (src/core/secrets/redact.ts).
 //   node consume.mjs <floor|splitter|coderline|coderline-run|coderline-unread|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,7 +13,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { LineSplitter } from '../src/core/lines.js';
+import { LineSplitter } from '../src/core/stream/lines.js';
 import type { ConsumerName, ConsumerReport, StreamKind } from './report.js';
 
 type Consume = (fake: string, onItem: () => void) => Promise<void>;

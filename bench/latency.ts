@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { isGroupAlive } from '../src/core/process-group.js';
+import { isGroupAlive } from '../src/core/process/process-group.js';
 import { spread, type Spread } from './report.js';
 
 const [fake, coderlinePath] = process.argv.slice(2) as [string, string];

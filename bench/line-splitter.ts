@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import ndjson from 'ndjson';
-import { LineSplitter } from '../src/core/lines.js';
+import { LineSplitter } from '../src/core/stream/lines.js';
 
 const LINES = 200_000;
 const CHUNK = 64 * 1024;

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { isGroupAlive } from '../src/core/process-group.js';
+import { isGroupAlive } from '../src/core/process/process-group.js';
 
 const [fake, coderlinePath] = process.argv.slice(2) as [string, string];
 const { createPool, run } = (await import(pathToFileURL(coderlinePath).href)) as typeof import('../src/index.js');

@@ -4,7 +4,7 @@
 // Prints one JSON line per CLI.   node --expose-gc retention.mjs <fake>
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { LineSplitter } from '../src/core/lines.js';
+import { LineSplitter } from '../src/core/stream/lines.js';
 import { builtInAdapters } from '../src/registry.js';
 
 const [fake] = process.argv.slice(2) as [string];

@@ -4,7 +4,7 @@
 //   node translate.mjs <fixtures dir>
 import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { LineSplitter } from '../src/core/lines.js';
+import { LineSplitter } from '../src/core/stream/lines.js';
 import type { ResolvedOpts } from '../src/options.js';
 import { builtInAdapters } from '../src/registry.js';
 import { spread, type Spread } from './report.js';

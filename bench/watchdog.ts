@@ -2,7 +2,7 @@
 // (once per host: the fork of `sh`), and per run the four registrations a run makes (its group and
 // its temp dir, each watched and unwatched). Prints one JSON line.   tsx bench/watchdog.ts
 import { spread } from './report.js';
-import { unwatchDir, unwatchGroup, watchDir, watchGroup } from '../src/core/watchdog.js';
+import { unwatchDir, unwatchGroup, watchDir, watchGroup } from '../src/core/process/watchdog.js';
 
 const RUNS = 20_000;
 // The first registration schedules the start; the start itself is the spawn, a tick later.

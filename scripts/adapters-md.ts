@@ -2,7 +2,7 @@
 // table cannot drift from the code. `npm run docs:adapters` writes it; a test fails when it differs.
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { AdapterSpec, FeatureSupport, LiveFeature } from '../src/core/adapter.js';
+import type { AdapterSpec, FeatureSupport, LiveFeature } from '../src/core/contract/adapter.js';
 import { featureNames, type FeatureName } from '../src/options.js';
 import { builtInAdapters } from '../src/registry.js';
 

@@ -2,7 +2,7 @@
 // so they cannot drift; a test also checks that every public export is documented. `npm run docs`.
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { supportedJsonSchema } from '../src/core/json-schema.js';
+import { supportedJsonSchema } from '../src/schema/json-schema.js';
 import type * as v from 'valibot';
 import { describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
 

@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AdapterSpec, LiveSpec } from '../src/core/adapter.js';
+import type { AdapterSpec, LiveSpec } from '../src/core/contract/adapter.js';
 import type { ProviderName } from '../src/events.js';
 import type { CanaryReport } from '../src/probe/analyse.js';
 import { sweepCanariesFor } from '../src/probe/canaries.js';

@@ -2,8 +2,8 @@
 // through its adapter's translator — which record of each CLI produces it. `npm run docs`.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { AdapterSpec } from '../src/core/adapter.js';
-import { translateLine } from '../src/core/translate-line.js';
+import type { AdapterSpec } from '../src/core/contract/adapter.js';
+import { translateLine } from '../src/core/translate/translate-line.js';
 import type { CoderEventType } from '../src/events.js';
 import { builtInAdapters } from '../src/registry.js';
 

@@ -1,9 +1,9 @@
 // coderline: one API over the coding-agent CLIs, driven as subprocesses.
-import type { AdapterSpec } from './core/adapter.js';
-import { OwnedSession } from './core/owned-session.js';
-import { createLimiter } from './core/pool.js';
-import { runOnce as runCore } from './core/run-once.js';
-import { Coder, type Limiter, type OutputOf } from './core/session.js';
+import type { AdapterSpec } from './core/contract/adapter.js';
+import { OwnedSession } from './core/session/owned-session.js';
+import { createLimiter } from './core/session/pool.js';
+import { runOnce as runCore } from './core/session/run-once.js';
+import { Coder, type Limiter, type OutputOf } from './core/session/session.js';
 import type { ProviderName } from './events.js';
 import type { OneShotOpts, SharedStartOpts } from './options.js';
 import { resolveAdapter, type CliRef } from './registry.js';
@@ -58,12 +58,12 @@ export function createPool(concurrency: number): Pool {
   };
 }
 
-export { Coder, Session, type RunStream, type OutputOf } from './core/session.js';
-export { OwnedSession } from './core/owned-session.js';
-export type { LiveSession } from './core/live.js';
-export type { CanUseTool, PermissionDecision, PermissionRequest } from './core/permission.js';
-export type { PermissionModeName } from './core/permission-mode.js';
-export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/adapter.js';
+export { Coder, Session, type RunStream, type OutputOf } from './core/session/session.js';
+export { OwnedSession } from './core/session/owned-session.js';
+export type { LiveSession } from './core/live/live.js';
+export type { CanUseTool, PermissionDecision, PermissionRequest } from './permission.js';
+export type { PermissionModeName } from './core/options/permission-mode.js';
+export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/contract/adapter.js';
 export * from './errors.js';
 export type * from './events.js';
 export type { RunResult, RunStatus } from './result.js';
@@ -71,4 +71,4 @@ export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
 export { tool } from './tool.js';
 export type { Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';
 export type { FeatureName, OneShotOpts, OutputSchema, ReasoningEffort, RunOpts, SharedStartOpts } from './options.js';
-export type { StandardSchemaV1 } from './core/standard-schema.js';
+export type { StandardSchemaV1 } from './schema/standard-schema.js';

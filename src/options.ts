@@ -2,15 +2,15 @@
 // Each field's description is what docs/api.md shows. valibot, not zod: it imports in a fraction of
 // the time (docs/decisions.md, docs/performance.md fix 20).
 import * as v from 'valibot';
-import { isJsonObject } from './core/json.js';
-import { objectMessage, oneOfMessage, optionIssueMessage } from './core/option-messages.js';
-import { jsonSchemaProblems } from './core/output-schema.js';
-import { isStandardSchema, type StandardSchemaV1 } from './core/standard-schema.js';
-import type { CanUseTool } from './core/permission.js';
+import { isJsonObject } from './schema/json.js';
+import { objectMessage, oneOfMessage, optionIssueMessage } from './schema/option-messages.js';
+import { jsonSchemaProblems } from './core/options/output-schema.js';
+import { isStandardSchema, type StandardSchemaV1 } from './schema/standard-schema.js';
+import type { CanUseTool } from './permission.js';
 import type { CoderStreamEvent } from './events.js';
 import { isTool, type Tool } from './tool.js';
-import { toolBridgeServerName } from './core/tool-names.js';
-import { isSessionId, sessionIdRule } from './core/ids.js';
+import { toolBridgeServerName } from './schema/tool-names.js';
+import { isSessionId, sessionIdRule } from './schema/ids.js';
 
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];

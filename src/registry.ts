@@ -3,7 +3,7 @@ import { claudeAdapter } from './adapters/claude/index.js';
 import { codexAdapter } from './adapters/codex/index.js';
 import { copilotAdapter } from './adapters/copilot/index.js';
 import { piAdapter } from './adapters/pi/index.js';
-import type { AdapterSpec } from './core/adapter.js';
+import type { AdapterSpec } from './core/contract/adapter.js';
 import { InvalidOptionsError } from './errors.js';
 import type { ProviderName } from './events.js';
 

@@ -1,8 +1,8 @@
 // Custom tools: a handler in the caller's process that the agent CLI can call (over the SDK-hosted
-// MCP bridge, src/core/tool-bridge.ts). Only types and a cheap check here: nothing heavy at import.
+// MCP bridge, src/core/tools/tool-bridge.ts). Only types and a cheap check here: nothing heavy at import.
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { isStandardSchema, ownJsonSchema, type StandardSchemaV1 } from './core/standard-schema.js';
-import { isJsonObject } from './core/json.js';
+import { isStandardSchema, ownJsonSchema, type StandardSchemaV1 } from './schema/standard-schema.js';
+import { isJsonObject } from './schema/json.js';
 import { InvalidOptionsError } from './errors.js';
 
 /** One MCP content block (text, image, audio, resource link or embedded resource). */

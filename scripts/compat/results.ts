@@ -1,8 +1,8 @@
 // compat/results.json: each swept version's outcome per canary. The sweep writes it; docs/compat.md,
 // the adapters' tested versions (src/adapters/<cli>/versions.ts) and adapters.md derive from it.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { VersionRange } from '../../src/core/adapter.js';
-import { compareVersions } from '../../src/core/version.js';
+import type { VersionRange } from '../../src/core/contract/adapter.js';
+import { compareVersions } from '../../src/core/versions/version.js';
 import type { ProviderName } from '../../src/events.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
 import { resultsFile, type SweptVersion } from './data.js';

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { buildClaudeInvocation } from '../../src/adapters/claude/argv.js';
-import type { SessionTarget } from '../../src/core/adapter.js';
-import { buildEnv } from '../../src/core/env.js';
+import type { SessionTarget } from '../../src/core/contract/adapter.js';
+import { buildEnv } from '../../src/core/process/env.js';
 import type { ResolvedOpts } from '../../src/options.js';
 import { startFakeModel, type FakeEnvOptions, type Script } from '../../src/testing/index.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { buildCodexInvocation } from '../../src/adapters/codex/argv.js';
-import type { SessionTarget } from '../../src/core/adapter.js';
+import type { SessionTarget } from '../../src/core/contract/adapter.js';
 import type { ResolvedOpts } from '../../src/options.js';
 import { codexFakeOpts, responseFailedStep, startFakeResponses, streamClosedStep } from '../../src/testing/openai-responses.js';
 import type { Script } from '../../src/testing/script.js';

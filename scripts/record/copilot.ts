@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
-import type { InvocationContext, SessionTarget } from '../../src/core/adapter.js';
+import type { InvocationContext, SessionTarget } from '../../src/core/contract/adapter.js';
 import type { ResolvedOpts } from '../../src/options.js';
 import { copilotBinary, copilotTestEnv, copilotTokenVars, freshCopilotHome } from '../../src/testing/copilot-env.js';
 import { startFakeChat, type FakeChatOptions } from '../../src/testing/openai-chat.js';

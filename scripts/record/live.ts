@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { builtInAdapters } from '../../src/registry.js';
-import type { AdapterSpec } from '../../src/core/adapter.js';
+import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import type { ProviderName } from '../../src/events.js';
 import { pathWithNode22 } from '../../src/testing/pi-env.js';
 import { liveCanaryApplies, liveScenarios, runLiveScenario } from '../compat/live.js';

@@ -2,10 +2,10 @@
 // credentials each would pick up. Variable names only: a value never reaches the output.
 // `--probe` also runs a canary conversation with each one against a fake model (src/probe).
 import type { ProviderName } from '../index.js';
-import { buildEnv } from '../core/env.js';
-import type { AdapterSpec } from '../core/adapter.js';
-import { checkVersion, newerThanTested, versionRangeText, versionStatus, type VersionStatus } from '../core/version.js';
-import { probeAll, probeDetails, probeExitCode } from '../probe/report.js';
+import { buildEnv } from '../core/process/env.js';
+import type { AdapterSpec } from '../core/contract/adapter.js';
+import { checkVersion, newerThanTested, versionRangeText, versionStatus, type VersionStatus } from '../core/versions/version.js';
+import { probeAll, probeDetails, probeExitCode } from './doctor-probe.js';
 import { builtInAdapters } from '../registry.js';
 import { EXIT } from './exit-codes.js';
 import { PROVIDERS } from './run-args.js';

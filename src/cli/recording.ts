@@ -2,7 +2,7 @@
 // then the CLI's stdout lines exactly as printed. Without the header the lines are a fixture.
 import { open } from 'node:fs/promises';
 import type { OneShotOpts, ProviderName, RunStatus, SessionTarget } from '../index.js';
-import { argValue, parsedJsonText, REDACTED, type Redactor } from '../core/redact.js';
+import { argValue, parsedJsonText, REDACTED, type Redactor } from '../core/secrets/redact.js';
 
 export const RECORDING_FORMAT = 1;
 

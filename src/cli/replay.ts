@@ -1,7 +1,7 @@
 // `coderline replay FILE`: the events a recording translates to, through the adapter's pure
 // translator. Deterministic: every event gets ts 0, so two replays print the same bytes.
 import type { CoderStreamEvent, ProviderName, TranslatedEvent } from '../index.js';
-import { translateLine } from '../core/translate-line.js';
+import { translateLine } from '../core/translate/translate-line.js';
 import { builtInAdapters } from '../registry.js';
 import { describeEvent } from './progress.js';
 import { parseRecording, type RecordingHeader } from './recording.js';

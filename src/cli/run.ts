@@ -5,7 +5,7 @@ import { createCoder, type CoderStreamEvent, type ProviderName, type RunResult, 
 import { splitOneShotOptions } from '../options.js';
 import { exitCodeForResult } from './exit-codes.js';
 import { ProgressReporter, summaryLine } from './progress.js';
-import { runRedactor } from '../core/redact.js';
+import { runRedactor } from '../core/secrets/redact.js';
 import { builtInAdapters } from '../registry.js';
 import { formatRecording, RECORDING_FORMAT, shareableOptions, writeRecording } from './recording.js';
 import type { RunPlan } from './run-args.js';

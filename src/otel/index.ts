@@ -5,7 +5,7 @@
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Context, type Span, type TracerProvider } from '@opentelemetry/api';
 import type { CoderStreamEvent } from '../events.js';
 import type { RunResult } from '../result.js';
-import { observeRuns, type RunObservation, type RunObserver, type RunStart } from '../core/run-hooks.js';
+import { observeRuns, type RunObservation, type RunObserver, type RunStart } from '../core/run/run-hooks.js';
 // From the main entry: the package's code stays one chunk shared by every entry (tsup.config.ts).
 import { isCoderError } from '../index.js';
 

@@ -3,10 +3,10 @@
 // run does it, so the same code judges a live probe and a doctored recording.
 import { isDeepStrictEqual } from 'node:util';
 import { replayLines } from '../cli/replay.js';
-import type { SessionInfo, SessionTarget } from '../core/adapter.js';
+import type { SessionInfo, SessionTarget } from '../core/contract/adapter.js';
 import type { ResolvedOpts } from '../options.js';
-import { decideOutcome, failedExit, type Outcome, type ProcessEnd } from '../core/outcome.js';
-import { RunTracker } from '../core/run-tracker.js';
+import { decideOutcome, failedExit, type Outcome, type ProcessEnd } from '../core/stream/outcome.js';
+import { RunTracker } from '../core/stream/run-tracker.js';
 import type { ErrorCode } from '../errors.js';
 import type { CoderStreamEvent, ProviderName, ToolResultEvent, ToolUseEvent } from '../events.js';
 import { builtInAdapters } from '../registry.js';

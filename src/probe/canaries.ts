@@ -3,7 +3,7 @@
 // sweep (`npm run compat`) runs those and five more per CLI version. CLI-agnostic: what differs per
 // CLI (its shell tool, how that tool is allowed, how it answers with structured output) comes from
 // the adapter's `probe` data.
-import type { AdapterSpec } from '../core/adapter.js';
+import type { AdapterSpec } from '../core/contract/adapter.js';
 import type { ErrorCode } from '../errors.js';
 import type { OneShotOpts } from '../options.js';
 import type { ScriptStep } from '../testing/script.js';

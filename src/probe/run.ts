@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCoder, isCoderError, run } from '../index.js';
-import type { AdapterSpec } from '../core/adapter.js';
+import type { AdapterSpec } from '../core/contract/adapter.js';
 import type { ProviderName } from '../events.js';
 import type { OneShotOpts, SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';

@@ -2,8 +2,8 @@
 // worker): Redis holds whatever anyone with access wrote there, so every problem is an issue in an
 // InvalidOptionsError, never a throw of another kind, whatever the value.
 import { InvalidOptionsError } from '../errors.js';
-import { isJsonObject } from '../core/json.js';
-import { parseOptions } from '../core/validate.js';
+import { isJsonObject } from '../schema/json.js';
+import { parseOptions } from '../core/run/validate.js';
 import { optionFields } from '../options.js';
 import type { JobData, JobSession } from './protocol.js';
 

@@ -4,7 +4,7 @@ import { CoderError, type ErrorCode } from '../errors.js';
 import type { CoderStreamEvent } from '../events.js';
 import type { OneShotOpts } from '../options.js';
 import type { RunResult } from '../result.js';
-import type { RunOrigin } from '../core/run-hooks.js';
+import type { RunOrigin } from '../core/run/run-hooks.js';
 
 /** Options that cannot travel as data, and what to do instead. */
 export const callbackOptions = {

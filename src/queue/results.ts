@@ -4,7 +4,7 @@
 // Every reader, in any process, gets that one result.
 import type { Redis } from 'ioredis';
 import type { ErrorCode } from '../errors.js';
-import { isJsonObject } from '../core/json.js';
+import { isJsonObject } from '../schema/json.js';
 import { keysOf, STREAM_FIELD, type StreamEntry, type WireResult } from './protocol.js';
 import { withWriteRetries } from './stream-writer.js';
 

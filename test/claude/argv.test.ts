@@ -1,8 +1,8 @@
 // What the claude adapter puts on the command line for each option.
 import { describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
-import type { InvocationContext, SessionTarget } from '../../src/core/adapter.js';
-import { checkSupport } from '../../src/core/validate.js';
+import type { InvocationContext, SessionTarget } from '../../src/core/contract/adapter.js';
+import { checkSupport } from '../../src/core/run/validate.js';
 import { CoderError } from '../../src/errors.js';
 import type { ResolvedOpts } from '../../src/options.js';
 

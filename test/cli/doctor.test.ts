@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DoctorEntry } from '../../src/cli/doctor.js';
-import { compareVersions } from '../../src/core/version.js';
+import { compareVersions } from '../../src/core/versions/version.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { coderline, repoRoot } from './command.js';
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCodexInvocation, configFlag } from '../../src/adapters/codex/argv.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import type { SessionTarget } from '../../src/core/adapter.js';
-import { checkSupport } from '../../src/core/validate.js';
+import type { SessionTarget } from '../../src/core/contract/adapter.js';
+import { checkSupport } from '../../src/core/run/validate.js';
 import { FeatureNotSupportedError } from '../../src/errors.js';
 import type { ResolvedOpts } from '../../src/options.js';
 

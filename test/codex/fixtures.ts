@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import type { SessionTarget } from '../../src/core/adapter.js';
+import type { SessionTarget } from '../../src/core/contract/adapter.js';
 import type { TranslatedEvent } from '../../src/events.js';
 import type { ResolvedOpts } from '../../src/options.js';
 

@@ -1,7 +1,7 @@
 // Options → copilot command line (flags verified against copilot 1.0.102; see capabilities.ts).
 import { describe, expect, it } from 'vitest';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
-import type { InvocationContext, SessionTarget } from '../../src/core/adapter.js';
+import type { InvocationContext, SessionTarget } from '../../src/core/contract/adapter.js';
 import { CoderError } from '../../src/errors.js';
 import type { ResolvedOpts } from '../../src/options.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tomlInline } from '../../src/adapters/codex/argv.js';
-import type { SessionTarget } from '../../src/core/adapter.js';
+import type { SessionTarget } from '../../src/core/contract/adapter.js';
 import { FeatureNotSupportedError, InvalidOptionsError, run, type ProviderName, type SharedStartOpts } from '../../src/index.js';
 import { builtInAdapters } from '../../src/registry.js';
 

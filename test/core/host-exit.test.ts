@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { sendToGroup } from '../../src/core/process-group.js';
+import { sendToGroup } from '../../src/core/process/process-group.js';
 import { createCoder } from '../../src/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { fakeAdapter, script } from '../support/fake-adapter.js';

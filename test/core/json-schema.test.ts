@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileJsonSchema } from '../../src/core/json-schema.js';
+import { compileJsonSchema } from '../../src/schema/json-schema.js';
 import { createCoder, InvalidOptionsError, run } from '../../src/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/core/lines.js';
+import { LineSplitter } from '../../src/core/stream/lines.js';
 
 function split(chunks: Buffer[], maxBytes = 1024) {
   const lines: string[] = [];

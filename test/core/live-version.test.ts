@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveMinVersion, readResults } from '../../scripts/compat/results.js';
-import type { AdapterSpec } from '../../src/core/adapter.js';
+import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import type { ProviderName } from '../../src/events.js';
 import { CliVersionError, createCoder, FeatureNotInVersionError } from '../../src/index.js';
 import { builtInAdapters } from '../../src/registry.js';

@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_PLATFORMS } from '../../src/core/platform.js';
-import { compareVersions } from '../../src/core/version.js';
+import { SUPPORTED_PLATFORMS } from '../../src/core/process/platform.js';
+import { compareVersions } from '../../src/core/versions/version.js';
 import { createCoder, PlatformNotSupportedError, run } from '../../src/index.js';
 import { done, FAKE_CLI, fakeAdapter, script } from '../support/fake-adapter.js';
 

@@ -1,7 +1,7 @@
 // The pool's limiter on its own: how many jobs run at once, in which order the waiting ones start,
 // and what its counts say. The pool driving real runs is in lifecycle.test.ts.
 import { describe, expect, it } from 'vitest';
-import { createLimiter } from '../../src/core/pool.js';
+import { createLimiter } from '../../src/core/session/pool.js';
 
 /** A job that runs until `finish()` is called, recording when it started. */
 function gate(started: number[], id: number) {

@@ -2,7 +2,7 @@
 // and events redacted in their content but not in what names them.
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { MIN_REDACTED_CHARS, optionSecrets, Redactor, runRedactor } from '../../src/core/redact.js';
+import { MIN_REDACTED_CHARS, optionSecrets, Redactor, runRedactor } from '../../src/core/secrets/redact.js';
 import type { TranslatedEvent } from '../../src/index.js';
 
 const token = 'sk-live-0123456789abcdef';

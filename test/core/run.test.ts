@@ -15,7 +15,7 @@ import {
   type OneShotOpts,
   type Usage,
 } from '../../src/index.js';
-import { unpassableToProcess } from '../../src/core/spawn.js';
+import { unpassableToProcess } from '../../src/core/process/spawn.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 import { isGroupAlive, isProcessAlive, pidsWithMarker, uniqueSeconds } from '../support/processes.js';
 import { setHostEnv } from '../support/host-env.js';

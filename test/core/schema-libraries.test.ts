@@ -15,7 +15,7 @@ import * as zm from 'zod/mini';
 import { z as z3 } from 'zod/v3';
 import { z as z40 } from 'zod40';
 import { z as z41 } from 'zod41';
-import { startToolBridge } from '../../src/core/tool-bridge.js';
+import { startToolBridge } from '../../src/core/tools/tool-bridge.js';
 import { InvalidOptionsError, OutputValidationError, run, tool, type RunResult, type StandardSchemaV1 } from '../../src/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 

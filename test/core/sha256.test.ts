@@ -1,7 +1,7 @@
 // The SDK's own SHA-256 (pi's bridged tool names) against node:crypto's.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/core/sha256.js';
+import { sha256Hex } from '../../src/core/translate/sha256.js';
 
 describe('sha256Hex', () => {
   // Lengths around the padding's edges (55/56/64 bytes), several blocks, and multi-byte UTF-8.

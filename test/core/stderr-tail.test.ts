@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StderrTail } from '../../src/core/stderr-tail.js';
+import { StderrTail } from '../../src/core/stream/stderr-tail.js';
 
 function tailOf(chunks: Array<string | Buffer>, maxLines = 40): string {
   const tail = new StderrTail(maxLines);

@@ -2,8 +2,8 @@
 // on the binaries): every server fronted by the tool bridge, so the caller's env and header values
 // reach no CLI at all; and the errors a caller gets before anything runs.
 import { describe, expect, it } from 'vitest';
-import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
-import { checkSupport, parseOptions } from '../../src/core/validate.js';
+import type { ToolBridgeInfo } from '../../src/core/tools/tool-bridge.js';
+import { checkSupport, parseOptions } from '../../src/core/run/validate.js';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.js';
 import { run } from '../../src/index.js';
 import { pidsWithMarker, uniqueMarker } from '../support/processes.js';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import { piArgs } from '../../src/adapters/pi/argv.js';
-import type { InvocationContext, SessionTarget } from '../../src/core/adapter.js';
-import { checkSupport, checkVersionedSupport } from '../../src/core/validate.js';
+import type { InvocationContext, SessionTarget } from '../../src/core/contract/adapter.js';
+import { checkSupport, checkVersionedSupport } from '../../src/core/run/validate.js';
 import { FeatureNotInVersionError, FeatureNotSupportedError } from '../../src/errors.js';
 import type { ResolvedOpts } from '../../src/options.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProviderName } from '../../src/events.js';
 import { analyseCanary, type ProbeExit } from '../../src/probe/analyse.js';
 import { canariesFor, type CanaryExpectation, type CanaryName } from '../../src/probe/canaries.js';
-import { probeDetails, probeExitCode, type ProbeEntry } from '../../src/probe/report.js';
+import { probeDetails, probeExitCode, type ProbeEntry } from '../../src/cli/doctor-probe.js';
 import { builtInAdapters } from '../../src/registry.js';
 import type { ResolvedOpts } from '../../src/options.js';
 

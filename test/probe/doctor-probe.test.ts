@@ -3,7 +3,7 @@
 // were written for, so no drift may be reported.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ProbeEntry } from '../../src/probe/report.js';
+import type { ProbeEntry } from '../../src/cli/doctor-probe.js';
 import { pathWithNode22 } from '../../src/testing/pi-env.js';
 import { coderline, repoRoot } from '../cli/command.js';
 

@@ -1,7 +1,7 @@
 // The probe's history check and the store readers' tolerance, on records shaped like the stores'.
 import { describe, expect, it } from 'vitest';
 import type { CoderStreamEvent } from '../../src/events.js';
-import { eventsOfRecords, storeRecordEvent } from '../../src/core/session-store.js';
+import { eventsOfRecords, storeRecordEvent } from '../../src/core/session/session-store.js';
 import { checkStoredHistory } from '../../src/probe/analyse.js';
 
 const prompt = 'Run the probe command, then answer.';

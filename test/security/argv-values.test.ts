@@ -15,8 +15,8 @@ import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { piArgs } from '../../src/adapters/pi/argv.js';
 import { piAdapter } from '../../src/adapters/pi/index.js';
-import type { AdapterSpec, SessionTarget } from '../../src/core/adapter.js';
-import { checkSupport } from '../../src/core/validate.js';
+import type { AdapterSpec, SessionTarget } from '../../src/core/contract/adapter.js';
+import { checkSupport } from '../../src/core/run/validate.js';
 import { InvalidOptionsError } from '../../src/errors.js';
 import type { ResolvedOpts } from '../../src/options.js';
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runOnce } from '../../src/core/run-once.js';
+import { runOnce } from '../../src/core/session/run-once.js';
 import { createCoder, InvalidOptionsError, run, type SessionInfo } from '../../src/index.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 

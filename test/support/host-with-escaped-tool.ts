@@ -1,7 +1,7 @@
 // A host program for the exit-cleanup test with the process table read through `ps`, as on macOS:
 // starts a run whose CLI hangs with a grandchild in a session of its own (a group signal misses it),
 // prints the grandchild's pid, and waits to be signalled.
-import { psSource, useProcessTableSource } from '../../src/core/process-table.js';
+import { psSource, useProcessTableSource } from '../../src/core/process/process-table.js';
 import { run } from '../../src/index.js';
 import { fakeAdapter, script } from './fake-adapter.js';
 

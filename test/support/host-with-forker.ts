@@ -2,8 +2,8 @@
 // starts, in a session of its own, a shell that starts a marked `sleep` every 2 ms, and a directory;
 // prints {"leader": pid} once the watchdog runs, and waits to be killed.
 //   host-with-forker.ts <proc|ps> <marker> <dir>   (ps: the process table is read through ps, as on macOS)
-import { psSource, useProcessTableSource } from '../../src/core/process-table.js';
-import { watchDir, watchGroup } from '../../src/core/watchdog.js';
+import { psSource, useProcessTableSource } from '../../src/core/process/process-table.js';
+import { watchDir, watchGroup } from '../../src/core/process/watchdog.js';
 import { spawnEscapingForker, type Marker } from './processes.js';
 
 const [table, marker, dir] = process.argv.slice(2) as ['proc' | 'ps', Marker, string];

@@ -1,9 +1,9 @@
-// Replaying a live recording (src/core/live-recording.ts) the way a live session translates it, and
+// Replaying a live recording (src/core/live/live-recording.ts) the way a live session translates it, and
 // reading back what each turn's result would be: shared by the pinned recordings' replay
 // (test/core/live-replay.test.ts) and the compatibility sweep's (test/support/compat-replay.ts).
-import type { AdapterSpec } from '../../src/core/adapter.js';
-import { replayLive, type LiveRecording } from '../../src/core/live-recording.js';
-import { RunTracker } from '../../src/core/run-tracker.js';
+import type { AdapterSpec } from '../../src/core/contract/adapter.js';
+import { replayLive, type LiveRecording } from '../../src/core/live/live-recording.js';
+import { RunTracker } from '../../src/core/stream/run-tracker.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../../src/events.js';
 
 /** Each turn's events. A protocol whose translator spans the session (createSessionTranslator) keeps one for the whole replay. */

@@ -2,9 +2,9 @@
 // in claude.test.ts, codex.test.ts and copilot.test.ts), and that the secret never lands in argv.
 import { describe, expect, it } from 'vitest';
 import { builtInAdapters } from '../../src/registry.js';
-import type { AdapterSpec } from '../../src/core/adapter.js';
+import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import { invocationOf } from '../support/invocation.js';
-import type { ToolBridgeInfo } from '../../src/core/tool-bridge.js';
+import type { ToolBridgeInfo } from '../../src/core/tools/tool-bridge.js';
 import { run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 import { ticketTool } from './support.js';

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { startToolBridge, type ToolBridge } from '../../src/core/tool-bridge.js';
+import { startToolBridge, type ToolBridge } from '../../src/core/tools/tool-bridge.js';
 import { InvalidOptionsError, tool, type Tool } from '../../src/index.js';
 import { deferred } from './support.js';
 

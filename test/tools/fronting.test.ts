@@ -11,8 +11,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranslatedEvent } from '../../src/events.js';
-import { bridgeGate, type BridgeGate } from '../../src/core/bridge-gate.js';
-import { startToolBridge, type ToolBridge } from '../../src/core/tool-bridge.js';
+import { bridgeGate, type BridgeGate } from '../../src/core/tools/bridge-gate.js';
+import { startToolBridge, type ToolBridge } from '../../src/core/tools/tool-bridge.js';
 import type { ResolvedOpts } from '../../src/options.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -10,8 +10,8 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TranslatedEvent } from '../../src/events.js';
-import { bridgeGate, ruleNames } from '../../src/core/bridge-gate.js';
-import { startToolBridge, type ToolBridge } from '../../src/core/tool-bridge.js';
+import { bridgeGate, ruleNames } from '../../src/core/tools/bridge-gate.js';
+import { startToolBridge, type ToolBridge } from '../../src/core/tools/tool-bridge.js';
 import { tool, type CanUseTool, type PermissionRequest } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 

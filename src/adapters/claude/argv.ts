@@ -2,12 +2,12 @@
 // Value flags use the `--flag=value` spelling: the CLI's variadic flags (--add-dir, --allowed-tools,
 // --disallowed-tools, --mcp-config) would otherwise swallow whatever argument follows them, and a
 // value that starts with `-` stays a value.
-import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import { repeatedFlagJoined } from '../../core/flags.js';
-import { isUuid } from '../../core/ids.js';
-import { readAttachments, type Attachments } from '../../core/attachments.js';
-import { bridgedServers } from '../../core/mcp-servers.js';
-import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
+import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
+import { repeatedFlagJoined } from '../../core/options/flags.js';
+import { isUuid } from '../../schema/ids.js';
+import { readAttachments, type Attachments } from '../../core/options/attachments.js';
+import { bridgedServers } from '../../core/tools/mcp-servers.js';
+import type { ToolBridgeInfo } from '../../core/tools/tool-bridge.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 

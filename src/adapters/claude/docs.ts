@@ -1,5 +1,5 @@
 // What adapters.md says about Claude Code beyond the capability table (verified on 2.1.332).
-import type { AdapterDocs } from '../../core/adapter.js';
+import type { AdapterDocs } from '../../core/contract/adapter.js';
 
 export const claudeDocs: AdapterDocs = {
   invocation: 'claude -p --output-format=stream-json --verbose …  (prompt on stdin)',

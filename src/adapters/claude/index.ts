@@ -1,5 +1,5 @@
 // Claude Code (`@anthropic-ai/claude-code`), driven headless with stream-json output.
-import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
+import type { AdapterSpec, ExitInfo } from '../../core/contract/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 import { buildClaudeInvocation, bypassAsRootMessage, validateClaudeOptions } from './argv.js';
 import { claudeCapabilities, claudeInsteadHints, claudeOwnedFlags } from './capabilities.js';

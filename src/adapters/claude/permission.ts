@@ -1,8 +1,8 @@
 // Claude's permission question and answer: the same fields whether it asks the host over the pipes
 // (`can_use_tool` control request) or an MCP tool named by --permission-prompt-tool (its arguments).
 // The answer is `{behavior: 'allow', updatedInput}` or `{behavior: 'deny', message}`.
-import type { PermissionCodec } from '../../core/adapter.js';
-import { isJsonObject, stringOf } from '../../core/json.js';
+import type { PermissionCodec } from '../../core/contract/adapter.js';
+import { isJsonObject, stringOf } from '../../schema/json.js';
 
 export const claudePermission: PermissionCodec = {
   request(body) {

@@ -3,9 +3,9 @@
 // (so the translator reads them), each with `cwd` and `sessionId`; the rest (attachments, queue
 // operations, api-request shapes, cost state) are bookkeeping. Measured in test/claude/sessions.e2e.test.ts.
 import { basename, join } from 'node:path';
-import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/adapter.js';
-import { asJsonObject, stringOf } from '../../core/json.js';
-import { cliStateDir, eventsOfRecords, filesUnder, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session-store.js';
+import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/contract/adapter.js';
+import { asJsonObject, stringOf } from '../../schema/json.js';
+import { cliStateDir, eventsOfRecords, filesUnder, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
 import type { TranslatedEvent } from '../../events.js';
 import { createClaudeTranslator } from './translate.js';
 

@@ -1,11 +1,11 @@
 // Claude Code `--output-format stream-json` records → the unified event stream.
 // Pure and deterministic: the same records give the same events (state lives per run only).
-import { classifyApiError, errorCodeForHttpStatus, errorCodeForMessage } from '../../core/api-errors.js';
+import { classifyApiError, errorCodeForHttpStatus, errorCodeForMessage } from '../../core/translate/api-errors.js';
 import type { TranslatedEvent } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
-import type { Translator, TranslatorContext } from '../../core/adapter.js';
-import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../core/json.js';
-import { bridgedToolNameOf } from '../../core/tool-names.js';
+import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
+import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../schema/json.js';
+import { bridgedToolNameOf } from '../../schema/tool-names.js';
 import { runUsageFromResult } from './usage.js';
 
 

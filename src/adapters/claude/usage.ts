@@ -3,7 +3,7 @@
 // Measured on 2.1.332: `result.usage` counts this process only, but after --resume (and on forks)
 // `total_cost_usd` and `modelUsage` are totals of the whole session. Error results
 // (error_max_budget_usd) report an all-zero `usage` while `modelUsage` holds what was spent.
-import { countOf, isJsonObject, type JsonObject } from '../../core/json.js';
+import { countOf, isJsonObject, type JsonObject } from '../../schema/json.js';
 import type { Usage } from '../../events.js';
 
 

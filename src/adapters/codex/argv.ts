@@ -2,9 +2,9 @@
 // clap takes no value that starts with `-` after a spaced flag (`-m --x` fails with "a value is
 // required", 0.171.0): caller values go as `--flag=value`, and the session id after `--`, where clap
 // takes whatever follows as positionals (`resume -- --last -` names a thread "--last").
-import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import { repeatedFlagJoined } from '../../core/flags.js';
-import { bridgedServers, type BridgedServer } from '../../core/mcp-servers.js';
+import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
+import { repeatedFlagJoined } from '../../core/options/flags.js';
+import { bridgedServers, type BridgedServer } from '../../core/tools/mcp-servers.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts, TomlValue } from '../../options.js';
 import { codexHomeFor, hasThreadFor } from './threads.js';
@@ -71,7 +71,7 @@ function sessionArgs(session: SessionTarget): string[] {
     case 'new':
       return ['-'];
     case 'resume':
-      // The core has checked the id (core/ids.ts); `--` keeps it a positional whatever it holds.
+      // The core has checked the id (src/schema/ids.ts); `--` keeps it a positional whatever it holds.
       return ['resume', '--', session.sessionId, '-'];
     case 'continue':
       // Picks the newest thread recorded for this cwd (checked to exist before the run).

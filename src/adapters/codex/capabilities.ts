@@ -1,6 +1,6 @@
 // What the Codex adapter does with each option, as data (verified on codex-cli 0.171.0).
 // An option missing here fails fast with FeatureNotSupportedError, with the hint below.
-import type { CapabilityTable } from '../../core/adapter.js';
+import type { CapabilityTable } from '../../core/contract/adapter.js';
 import type { FeatureName } from '../../options.js';
 
 export const codexCapabilities: CapabilityTable = {

@@ -1,5 +1,5 @@
 // What adapters.md says about Codex beyond the capability table (verified on 0.171.0).
-import type { AdapterDocs } from '../../core/adapter.js';
+import type { AdapterDocs } from '../../core/contract/adapter.js';
 
 export const codexDocs: AdapterDocs = {
   invocation: 'codex exec --json --skip-git-repo-check -C <cwd> … -  (prompt on stdin)',

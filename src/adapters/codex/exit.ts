@@ -1,5 +1,5 @@
 // A failed exit with nothing on stdout: stderr says why (clap exits 2, config and resume errors exit 1).
-import type { ExitInfo } from '../../core/adapter.js';
+import type { ExitInfo } from '../../core/contract/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 
 const KNOWN: Array<[RegExp, ErrorCode]> = [

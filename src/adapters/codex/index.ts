@@ -1,5 +1,5 @@
 // The Codex CLI (`codex exec --json`) as an AdapterSpec.
-import type { AdapterSpec } from '../../core/adapter.js';
+import type { AdapterSpec } from '../../core/contract/adapter.js';
 import { CoderError, InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { buildCodexInvocation } from './argv.js';

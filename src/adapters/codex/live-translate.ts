@@ -3,9 +3,9 @@
 // tool names, inputs and outcomes); the events keep the notification as `raw`. What exec has no
 // record for (deltas, token usage per call, the turn's status) is translated here. Pure and
 // deterministic: state is per turn, no clock, no I/O.
-import type { Translator, TranslatorContext } from '../../core/adapter.js';
-import { countOf, isJsonObject, stringOf, type JsonObject } from '../../core/json.js';
-import { subtractUsage } from '../../core/usage.js';
+import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
+import { countOf, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
+import { subtractUsage } from '../../core/translate/usage.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 import { createCodexTranslator } from './translate.js';
 

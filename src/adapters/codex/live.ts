@@ -7,12 +7,12 @@
 // answered `accept` or `decline`. Verified on 0.171.0 against the fake Responses server
 // (cli-notes/codex.md, "Live mode (probed)"; `codex app-server generate-json-schema`); the compatibility
 // sweep's live canaries pass on every swept version from codexLiveMinVersion on.
-import type { Attachments } from '../../core/attachments.js';
-import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/adapter.js';
-import { jsonRpc } from '../../core/channel.js';
-import { isJsonObject, stringOf, type JsonObject } from '../../core/json.js';
-import type { PermissionRequest } from '../../core/permission.js';
-import { pickPermissionMode, type PermissionModeMapping, type PermissionModeName } from '../../core/permission-mode.js';
+import type { Attachments } from '../../core/options/attachments.js';
+import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/contract/adapter.js';
+import { jsonRpc } from '../../core/protocols/channel.js';
+import { isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
+import type { PermissionRequest } from '../../permission.js';
+import { pickPermissionMode, type PermissionModeMapping, type PermissionModeName } from '../../core/options/permission-mode.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { configEnv, configFlag, sharedConfigArgs } from './argv.js';

@@ -3,9 +3,9 @@
 // `item_completed` items (UserMessage, AgentMessage) and `response_item` tool calls and outputs;
 // `event_msg` `token_count` carries the thread's running total (`info.total_token_usage`), the same
 // sum `turn.completed` prints. Measured against the fake Responses server (test/codex/sessions.e2e.test.ts).
-import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/adapter.js';
-import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../core/json.js';
-import { eventsOfRecords, firstRecord, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session-store.js';
+import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/contract/adapter.js';
+import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
+import { eventsOfRecords, firstRecord, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 import { codexHomeFor, rolloutsIn } from './threads.js';
 import { usageFrom } from './translate.js';

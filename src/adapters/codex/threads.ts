@@ -3,8 +3,8 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { asJsonObject } from '../../core/json.js';
-import { cliEnvValue, filesUnder, firstRecord } from '../../core/session-store.js';
+import { asJsonObject } from '../../schema/json.js';
+import { cliEnvValue, filesUnder, firstRecord } from '../../core/session/session-store.js';
 import type { ResolvedOpts } from '../../options.js';
 
 /** Where the CLI keeps its state: CODEX_HOME, else ~/.codex (extraEnv wins, as it does for the CLI). */

@@ -1,8 +1,8 @@
 // `codex exec --json` records → events. Pure and deterministic: state is per run, no clock, no I/O.
-import type { Translator, TranslatorContext } from '../../core/adapter.js';
-import { classifyApiError } from '../../core/api-errors.js';
-import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../core/json.js';
-import { bridgedToolName } from '../../core/tool-names.js';
+import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
+import { classifyApiError } from '../../core/translate/api-errors.js';
+import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../schema/json.js';
+import { bridgedToolName } from '../../schema/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 

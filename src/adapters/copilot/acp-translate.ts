@@ -14,10 +14,10 @@
 //   message chunk and answers `end_turn` (see modelFailure below);
 // - Copilot's own notices (what one-shot output carries as `session.info` records: a retry, a
 //   cancelled operation, the path of plan mode's plan.md) are one whole chunk "Info: <message>" each.
-import type { Translator, TranslatorContext } from '../../core/adapter.js';
-import { classifyApiError } from '../../core/api-errors.js';
-import { asJsonObject, stringOf, type JsonObject } from '../../core/json.js';
-import { emptyUsage, subtractUsage } from '../../core/usage.js';
+import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
+import { classifyApiError } from '../../core/translate/api-errors.js';
+import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
+import { emptyUsage, subtractUsage } from '../../core/translate/usage.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 
 /** The record a prompt's answer becomes: `endsTurn` knows it by its `result`, which no notification has. */

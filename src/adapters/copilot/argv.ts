@@ -1,11 +1,11 @@
 // Options → `copilot` command line. The prompt goes on stdin: with no `-p`, the CLI reads piped stdin
 // as the prompt (verified on 1.0.102), so it never shows in `ps` and has no argv length limit.
 import { resolve } from 'node:path';
-import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import { bridgedServers } from '../../core/mcp-servers.js';
-import { isUuid } from '../../core/ids.js';
-import { compareVersions } from '../../core/version.js';
-import { promptWithOutputSchema } from '../../core/schema-prompt.js';
+import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
+import { bridgedServers } from '../../core/tools/mcp-servers.js';
+import { isUuid } from '../../schema/ids.js';
+import { compareVersions } from '../../core/versions/version.js';
+import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { readUsageFile } from './usage-file.js';

@@ -1,7 +1,7 @@
 // What the Copilot CLI can be told, as data. A feature missing here fails fast with
 // FeatureNotSupportedError (the core checks); `how` is what adapters.md shows.
 // Verified against GitHub Copilot CLI 1.0.102 through its bring-your-own-provider mode.
-import type { CapabilityTable } from '../../core/adapter.js';
+import type { CapabilityTable } from '../../core/contract/adapter.js';
 import type { FeatureName } from '../../options.js';
 
 export const copilotCapabilities: CapabilityTable = {

@@ -1,5 +1,5 @@
 // What adapters.md says about the Copilot CLI beyond the capability table (verified on 1.0.102).
-import type { AdapterDocs } from '../../core/adapter.js';
+import type { AdapterDocs } from '../../core/contract/adapter.js';
 
 export const copilotDocs: AdapterDocs = {
   invocation: 'copilot --output-format json --no-ask-user --usage-output-file <tmp> …  (prompt on stdin, no -p)',

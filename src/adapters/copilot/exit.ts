@@ -1,5 +1,5 @@
 // Why `copilot` exited non-zero without a JSON error record, read from its stderr (copilot 1.0.102).
-import type { ExitInfo } from '../../core/adapter.js';
+import type { ExitInfo } from '../../core/contract/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 
 const stderrReasons: Array<[RegExp, ErrorCode, string]> = [

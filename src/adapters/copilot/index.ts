@@ -1,6 +1,6 @@
 // GitHub Copilot CLI: `copilot --output-format json --no-ask-user …`, prompt on stdin.
 // Options → argv.ts; what is supported → capabilities.ts; JSONL records → translate.ts.
-import type { AdapterSpec } from '../../core/adapter.js';
+import type { AdapterSpec } from '../../core/contract/adapter.js';
 import { buildCopilotInvocation, validateCopilotOptions } from './argv.js';
 import { copilotCapabilities, copilotInsteadHints, copilotOwnedFlags } from './capabilities.js';
 import { copilotDocs } from './docs.js';

@@ -5,12 +5,12 @@
 // the `session/cancel` notification (the prompt then answers `cancelled`). The agent asks before each
 // shell command and write with `session/request_permission`, answered with the option chosen.
 // Verified on 1.0.102 (cli-notes/copilot.md, "Live mode (probed)"; test/copilot/live.test.ts).
-import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/adapter.js';
+import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/contract/adapter.js';
 import type { ResolvedOpts } from '../../options.js';
-import type { Attachments } from '../../core/attachments.js';
-import { jsonRpc } from '../../core/channel.js';
-import { pickPermissionMode, type PermissionModeMapping } from '../../core/permission-mode.js';
-import { asJsonObject, stringOf } from '../../core/json.js';
+import type { Attachments } from '../../core/options/attachments.js';
+import { jsonRpc } from '../../core/protocols/channel.js';
+import { pickPermissionMode, type PermissionModeMapping } from '../../core/options/permission-mode.js';
+import { asJsonObject, stringOf } from '../../schema/json.js';
 import { CoderError } from '../../errors.js';
 import { acpAnswerRecord, createCopilotAcpTranslator, isAcpAnswer } from './acp-translate.js';
 import { copilotOptions } from './argv.js';

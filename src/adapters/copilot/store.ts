@@ -3,9 +3,9 @@
 // `data.context.cwd`) and a `session.shutdown` per process whose `data.modelMetrics` is the session's
 // running token total (what the usage file holds). Measured in test/copilot/sessions.e2e.test.ts.
 import { join } from 'node:path';
-import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/adapter.js';
-import { asJsonObject, stringOf } from '../../core/json.js';
-import { cliStateDir, eventsOfRecords, filesUnder, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session-store.js';
+import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/contract/adapter.js';
+import { asJsonObject, stringOf } from '../../schema/json.js';
+import { cliStateDir, eventsOfRecords, filesUnder, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
 import type { TranslatedEvent } from '../../events.js';
 import { createCopilotTranslator } from './translate.js';
 import { sessionUsageFrom } from './usage-file.js';

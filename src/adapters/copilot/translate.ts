@@ -9,10 +9,10 @@
 // - `tool.execution_complete` has no tool name (joined from `tool.execution_start` by toolCallId) and
 //   a failing shell command still says `success:true` (only its exit code tells: see shellExitCode);
 // - after a signal, `result.exitCode` can still say 0: the process exit code decides (in the core).
-import type { Translator, TranslatorContext } from '../../core/adapter.js';
-import { classifyApiError } from '../../core/api-errors.js';
-import { asJsonObject, stringOf, type JsonObject } from '../../core/json.js';
-import { bridgedToolName } from '../../core/tool-names.js';
+import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
+import { classifyApiError } from '../../core/translate/api-errors.js';
+import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
+import { bridgedToolName } from '../../schema/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
 

@@ -5,8 +5,8 @@
 // too). `inputTokens` already includes the cache reads (the model's `prompt_tokens`). Measured on
 // 1.0.102 against the fake chat-completions server (test/copilot/e2e.test.ts).
 import { readFile } from 'node:fs/promises';
-import type { SessionUsageReport } from '../../core/adapter.js';
-import { asJsonObject, countOf } from '../../core/json.js';
+import type { SessionUsageReport } from '../../core/contract/adapter.js';
+import { asJsonObject, countOf } from '../../schema/json.js';
 import type { Usage } from '../../events.js';
 
 

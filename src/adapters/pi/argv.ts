@@ -2,10 +2,10 @@
 // it starts, then takes it as the first message), never on argv.
 // Values stay spaced (`--model <value>`): pi's parser takes the argument after each of its value flags
 // whatever it starts with (1.6.0 parseArgs), and reads `--flag=value` as an unknown extension flag.
-import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import { bridgedServers, type BridgedServer } from '../../core/mcp-servers.js';
-import { promptWithOutputSchema } from '../../core/schema-prompt.js';
-import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
+import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
+import { bridgedServers, type BridgedServer } from '../../core/tools/mcp-servers.js';
+import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
+import type { ToolBridgeInfo } from '../../core/tools/tool-bridge.js';
 import { CoderError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 import { PI_READ_ONLY_TOOLS } from './capabilities.js';

@@ -1,7 +1,7 @@
 // What pi can be told, as data. A feature missing here fails fast with FeatureNotSupportedError
 // (the core checks); `how` is what adapters.md shows. Verified on pi 1.6.0
 // (@earendil-works/pi-coding-agent); `since` marks flags older swept versions lack.
-import type { CapabilityTable } from '../../core/adapter.js';
+import type { CapabilityTable } from '../../core/contract/adapter.js';
 import type { FeatureName } from '../../options.js';
 
 /**

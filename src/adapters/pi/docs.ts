@@ -1,5 +1,5 @@
 // What adapters.md says about pi beyond the capability table (verified on 1.6.0 and 0.73.1).
-import type { AdapterDocs } from '../../core/adapter.js';
+import type { AdapterDocs } from '../../core/contract/adapter.js';
 
 export const piDocs: AdapterDocs = {
   invocation: 'pi --mode json --print …  (prompt on stdin, stdin closed; PI_OFFLINE=1 unless extraEnv sets it)',

@@ -1,7 +1,7 @@
 // The pi coding agent (`pi`, packages @earendil-works/pi-coding-agent ≥ 1.0 on Node ≥ 22.19 and
 // @mariozechner/pi-coding-agent 0.73+), driven as `pi --mode json --print` with the prompt on stdin.
-import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
-import { isPdf } from '../../core/attachments.js';
+import type { AdapterSpec, ExitInfo } from '../../core/contract/adapter.js';
+import { isPdf } from '../../core/options/attachments.js';
 import { FeatureNotSupportedError, InvalidOptionsError, type ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
 import { piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';

@@ -5,9 +5,9 @@
 // installs an extension whose `tool_call` handler asks the host through an `input` dialog
 // (`extension_ui_request` / `extension_ui_response`). Verified on 1.6.0 (cli-notes/pi.md, "Live mode");
 // the compatibility sweep's live canaries pass on every swept version from piLiveMinVersion on.
-import type { LiveSpec, PermissionCodec } from '../../core/adapter.js';
-import type { RpcDialect } from '../../core/channel.js';
-import { isJsonObject, stringOf } from '../../core/json.js';
+import type { LiveSpec, PermissionCodec } from '../../core/contract/adapter.js';
+import type { RpcDialect } from '../../core/protocols/channel.js';
+import { isJsonObject, stringOf } from '../../schema/json.js';
 import { InvalidOptionsError } from '../../errors.js';
 import { buildPiInvocation, piBridgeServedNames } from './argv.js';
 import { piLiveMinVersion } from './versions.js';
@@ -38,7 +38,7 @@ const rpcDialect: RpcDialect = {
 /**
  * The extension that puts each tool call to the host; a question that is dismissed or unreadable
  * blocks the call. The tools the bridge serves (`bridgeServed`, pi's names) are not asked here: the
- * bridge asks canUseTool about each of their calls itself, whoever makes it (core/bridge-gate.ts).
+ * bridge asks canUseTool about each of their calls itself, whoever makes it (core/tools/bridge-gate.ts).
  */
 export const canUseToolExtension = (bridgeServed: readonly string[]) => [
   '// Written by coderline for a live session with canUseTool; removed when the session closes.',

@@ -1,6 +1,6 @@
 // The parts of pi's `--mode json` records the translator reads (docs/json.md of pi, checked against
 // the real 0.73 and 1.x output). Everything is optional: records are untrusted input.
-import { isJsonObject } from '../../core/json.js';
+import { isJsonObject } from '../../schema/json.js';
 
 export interface PiUsage {
   input?: number;

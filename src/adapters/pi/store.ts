@@ -4,9 +4,9 @@
 // `message` is an agent message (role user / assistant / toolResult / system) and settings changes.
 // Measured on 1.6.0 in test/pi/sessions.e2e.test.ts.
 import { join } from 'node:path';
-import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/adapter.js';
-import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../core/json.js';
-import { cliEnvValue, cliStateDir, eventsOfRecords, filesUnder, firstRecord, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session-store.js';
+import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/contract/adapter.js';
+import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
+import { cliEnvValue, cliStateDir, eventsOfRecords, filesUnder, firstRecord, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
 import type { TranslatedEvent } from '../../events.js';
 
 async function sessionDir(ctx: StoreContext): Promise<string> {

@@ -11,10 +11,10 @@
 // - Custom tools (MCP, 1.x) are `mcp__coderline__<tool>`, sanitized and sometimes hashed (below);
 //   events carry the user's name, and the CLI's in `extra.cliToolName`.
 import type { TranslatedEvent, Usage } from '../../events.js';
-import type { Translator, TranslatorContext } from '../../core/adapter.js';
-import { classifyApiError } from '../../core/api-errors.js';
-import { sha256Hex } from '../../core/sha256.js';
-import { bridgedToolName, toolBridgeServerName } from '../../core/tool-names.js';
+import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
+import { classifyApiError } from '../../core/translate/api-errors.js';
+import { sha256Hex } from '../../core/translate/sha256.js';
+import { bridgedToolName, toolBridgeServerName } from '../../schema/tool-names.js';
 import { isRecord, textOf, thinkingOf, type PiMessage, type PiRecord, type PiToolResult, type PiUsage } from './records.js';
 
 /** Failures pi 0.73–0.75.3 retries on its own (a subset of its pattern; used only without `willRetry`). */

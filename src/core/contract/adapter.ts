@@ -1,0 +1,366 @@
+// The contract between the core and one CLI. The core knows CLIs only through this shape.
+import type { TranslatedEvent, Usage } from '../../events.js';
+import type { ErrorCode } from '../../errors.js';
+import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../../options.js';
+import type { ScriptStep } from '../../testing/script.js';
+import type { Attachments } from '../options/attachments.js';
+import type { RpcDialect } from '../protocols/channel.js';
+import type { PermissionDecision, PermissionRequest } from '../../permission.js';
+import type { PermissionModeName } from '../options/permission-mode.js';
+import type { ToolBridgeInfo } from '../tools/tool-bridge.js';
+
+export interface ExitInfo {
+  exitCode: number | undefined;
+  signal: string | undefined;
+  stderrTail: string;
+}
+
+export type SupportLevel = 'native' | 'best-effort';
+
+export interface FeatureSupport {
+  level: SupportLevel;
+  /** How the CLI is told (a flag, a config key, or what the SDK does): shown in adapters.md. */
+  how: string;
+  /** The oldest version that has it, when older supported versions do not: they fail before spawning. */
+  since?: string;
+}
+
+/** Capabilities as data: a feature missing from the table is unsupported and fails fast. */
+export type CapabilityTable = Partial<Record<FeatureName, FeatureSupport>>;
+
+/** How this run relates to earlier ones. */
+export type SessionTarget =
+  | { kind: 'new' }
+  | { kind: 'resume'; sessionId: string }
+  | { kind: 'continue' }
+  | { kind: 'fork'; sessionId: string };
+
+export interface InvocationContext {
+  prompt: string;
+  opts: ResolvedOpts;
+  session: SessionTarget;
+  /** The directory the CLI runs in (already resolved to an absolute path). */
+  cwd: string;
+  /** The CLI's version (`--version`), for argv that differs between versions; undefined when unreadable. */
+  cliVersion?: string | undefined;
+  /** Writes a private temp file (0600 in a 0700 dir) that is removed when the run ends, however it ends. */
+  writeTempFile(name: string, content: string): Promise<string>;
+  /**
+   * A private directory that lives as long as the coder (for state a CLI must find again on resume,
+   * such as an isolated config dir). Created on first use.
+   */
+  coderStateDir(): Promise<string>;
+  /** The JSON Schema of `opts.outputSchema`, when one was given. */
+  outputJsonSchema: Record<string, unknown> | undefined;
+  /** The MCP server serving `opts.tools` for this run, when it has tools: the CLI must be told of it. */
+  toolBridge?: ToolBridgeInfo;
+}
+
+export interface Invocation {
+  args: string[];
+  /** Added to the environment before the caller's extraEnv/unsetEnv (so the caller can override). */
+  env?: Record<string, string>;
+  /** Written to stdin, which is then closed. */
+  stdin: string;
+  /**
+   * Read after the CLI exited, for what it writes to a side file instead of stdout: the session's
+   * cumulative token total (the core turns it into this run's share and emits a `usage` event after
+   * `done`). Undefined when the file says nothing (the CLI was killed before writing it).
+   */
+  afterExit?(): Promise<SessionUsageReport | undefined>;
+}
+
+export interface SessionUsageReport {
+  /** Tokens of the whole session so far, this run included. */
+  sessionTotal: Usage;
+  /** What the file held, as the event's `raw`. */
+  raw: unknown;
+}
+
+/** Where a CLI's session store is for a coder's options. */
+export interface StoreContext {
+  opts: ResolvedOpts;
+  /** The coder's working directory (absolute). */
+  cwd: string;
+  /** The coder's private state dir (where strict isolation keeps a CLI's config). */
+  coderStateDir(): Promise<string>;
+}
+
+/** One session found in a CLI's store. */
+export interface SessionInfo {
+  id: string;
+  /** The CLI's title for it, else its first prompt (undefined when the store has neither). */
+  title: string | undefined;
+  /** When the CLI last wrote to it (ISO 8601). */
+  updatedAt: string;
+  /** The directory it ran in, when the store says. */
+  workingDirectory: string | undefined;
+}
+
+/**
+ * Reading a CLI's own session store (its files on disk). Records are read as tolerantly as the
+ * translators read stdout: a record of unknown shape becomes a progress event, never a throw.
+ */
+export interface SessionStoreSpec {
+  /** Sessions in the store; with `cwd`, only those that ran there. */
+  list(ctx: StoreContext, cwd: string | undefined): Promise<SessionInfo[]>;
+  /** The conversation, one record at a time; undefined when the store has no session with this id. */
+  read(ctx: StoreContext, sessionId: string): Promise<TranslatedEvent[] | undefined>;
+  /**
+   * For CLIs whose usage counts the whole session: the total the store holds for it, read before a
+   * run that resumes or forks it, so the run's share is right even when another process ran the rest.
+   */
+  usageTotal?(ctx: StoreContext, sessionId: string): Promise<Usage | undefined>;
+}
+
+/** Per-run translation state. `translate` must be deterministic: same lines in, same events out. */
+export interface Translator {
+  /**
+   * `record` is the parsed JSON line. Unknown records must still yield an event (progress with raw).
+   * The returned events are handed over: the core stamps `provider` and `ts` on them in place, so
+   * return new objects, never one kept in the translator's state or shared between calls.
+   */
+  translate(record: unknown): TranslatedEvent[];
+}
+
+export interface TranslatorContext {
+  /** Options of the run, for translators whose output depends on them (e.g. partial messages). */
+  opts: ResolvedOpts;
+  /** How this run relates to earlier ones (lets a translator notice a resume that started afresh). */
+  session?: SessionTarget;
+}
+
+export interface VersionRange {
+  /** Oldest supported version (the oldest the compatibility sweep proves): older ones fail with CliVersionError. */
+  min: string;
+  /** Newest version tested: newer ones run with a warning, once per executable per process. */
+  testedMax: string;
+  /** Every version the sweep passed (docs/compat.md); versions between them run quietly too. */
+  tested?: readonly string[];
+}
+
+/** What adapters.md says about a CLI beyond its capability table. */
+export interface AdapterDocs {
+  /** The command line the adapter runs (the prompt always goes on stdin). */
+  invocation: string;
+  /** `history`: where `listSessions()` / `readSession()` read the CLI's store. */
+  sessions: { resume: string; resumeLatest: string; fork: string; history?: string };
+  /** Facts about the binary a user should know, e.g. where it differs from its own docs. */
+  notes: string[];
+}
+
+/** Where a CLI looks for credentials (`coderline doctor` prints the names, never the values). */
+export interface AuthSources {
+  /** Variables the CLI reads, in the order it prefers them. */
+  variables: readonly string[];
+  /** Where a stored login lives when no variable is set. */
+  storedLogin: string;
+}
+
+/** This CLI's part in the environment it runs with (src/core/process/env.ts). */
+export interface EnvironmentSpec {
+  /** Host variables it must not inherit, e.g. those that make it think it runs inside another agent. */
+  denied?: readonly string[];
+  /**
+   * What `inheritEnv: 'minimal'` keeps for it besides the core's set and `auth.variables`: where it
+   * finds its config, state and model endpoint, and the switches that keep it quiet. `NAME_*` is a prefix.
+   */
+  minimal?: readonly string[];
+}
+
+/** What `coderline doctor --probe` needs to make this CLI run one shell command offline. */
+export interface ProbeSpec {
+  /** The model's call of the CLI's shell tool, as the CLI offers it to the model. */
+  shellCall(command: string): { name: string; input: Record<string, unknown> };
+  /** The `name` that call has in tool_use / tool_result events. */
+  shellEventName: string;
+  /** Options that let the shell tool run without anyone to approve it. */
+  toolOpts?: SharedStartOpts;
+  /** The exit code of a run whose model call failed: non-zero for most CLIs, 0 where only the records say it. */
+  failedRunExit: 'non-zero' | 'zero';
+  /** How the model answers with `value` as structured output; default: the JSON as its text. */
+  structuredAnswer?(value: Record<string, unknown>): ScriptStep[];
+}
+
+/** How a CLI words a permission question and reads the answer (for `canUseTool`). */
+export interface PermissionCodec {
+  /** The question in the CLI's words; undefined when it is not one. */
+  request(body: unknown): PermissionRequest | undefined;
+  /** The answer the CLI expects for a decision. */
+  answer(decision: PermissionDecision, request: PermissionRequest): unknown;
+  /**
+   * Why the CLI cannot carry this decision (e.g. a changed input), when it cannot: the tool use is
+   * then denied and the reason reported as a non-fatal error event.
+   */
+  refuses?(decision: PermissionDecision): string | undefined;
+}
+
+/** What a live session (`coder.open()`) can do beyond sending turns. */
+export type LiveFeature = 'open' | 'steer' | 'interrupt' | 'setModel' | 'setPermissionMode';
+
+/** How a live protocol's connection asks the CLI (requests answered by id) and tells it (notifications). */
+export interface LiveRpc {
+  /** Times out after the control timeout; `untimed` for a request answered when its turn ends (the stall watch bounds it). */
+  request(body: unknown, what: string, options?: { untimed?: boolean }): Promise<unknown>;
+  notify(body: unknown): void;
+}
+
+/** What a protocol with a handshake needs to open or load the CLI's session. */
+export interface LiveConnectContext {
+  opts: ResolvedOpts;
+  /** A new session, or the one to continue (`coder.open(options, { sessionId })`). */
+  session: SessionTarget;
+  /** The directory the CLI runs in (absolute). */
+  cwd: string;
+}
+
+/**
+ * A live session whose protocol hands out ids (a thread, a turn) that later messages must name: made
+ * by `LiveSpec.connect` after a handshake, it sends turns and controls itself and keeps that state.
+ */
+export interface LiveConnection {
+  /** The session id the handshake opened (e.g. a thread id). */
+  sessionId: string | undefined;
+  /**
+   * Starts a turn (with what send() attached, read); resolves once the CLI took it, rejects when it
+   * refused (the turn then fails). With `LiveSpec.answerRecord` it resolves with the CLI's answer,
+   * which ends the turn.
+   */
+  startTurn(prompt: string, opts: ResolvedOpts, attachments: Attachments | undefined): Promise<unknown>;
+  /** Asks the CLI to end the running turn. */
+  interrupt(): Promise<void>;
+  /** Pushes a message into the running turn. */
+  steer?(prompt: string): Promise<void>;
+  /** Changes the model of the next turns. */
+  setModel?(model: string): Promise<void>;
+  /** Changes the permission mode from the next turn on; throws before anything is sent for a mode it cannot express. */
+  setPermissionMode?(mode: PermissionModeName): Promise<void>;
+  /** Sees every message that is not an answer, before it is translated (to follow ids the CLI hands out). */
+  observe?(message: unknown): void;
+  /** Replaces the spec's codec when a question names what only earlier messages described. */
+  permission?: PermissionCodec;
+}
+
+/**
+ * A CLI's long-lived mode: one process, turns written to its stdin, answers and questions on the same
+ * pipes (core/live/live.ts drives it through core/protocols/channel.ts).
+ */
+export interface LiveSpec {
+  capabilities: Partial<Record<LiveFeature, FeatureSupport>>;
+  /** Oldest version whose live protocol was verified: older ones fail with CliVersionError. */
+  minVersion: string;
+  /** Run options this CLI takes only on its command line: fixed at `open()`, refused by `send()`. */
+  launchOnly: readonly FeatureName[];
+  /** Options the CLI honours in one-shot runs but not in its live mode. */
+  notLive?: readonly FeatureName[];
+  dialect: RpcDialect;
+  /** The long-lived command line (`ctx.prompt` is empty: prompts go over the channel). */
+  buildInvocation(ctx: InvocationContext): Promise<Omit<Invocation, 'stdin'>>;
+  /**
+   * The message that starts a turn with `prompt`; with `steerId`, one pushed into the running turn.
+   * `sessionId` is the id the handshake returned, for protocols whose messages name their session;
+   * `attachments` what send() attached, read (a turn's start only).
+   * Required unless `connect` is given (its connection sends turns then).
+   */
+  userMessage?(prompt: string, steerId?: string, sessionId?: string, attachments?: Attachments): unknown;
+  /** The CLI answers a user message like a request (a refusal fails the turn) rather than only acting on it. */
+  userMessageIsRequest?: boolean;
+  /**
+   * When a record says a pushed message (by its `steerId`) has started to run: a turn whose last
+   * record comes while a pushed message still waits goes on until that message has run too.
+   */
+  steerStarted?(record: unknown): string | undefined;
+  /** Whether a record is the last of a turn. */
+  endsTurn(record: unknown): boolean;
+  /**
+   * The answer to the request that starts a turn is the turn's last record (ACP's `session/prompt`
+   * answers with its stop reason): this wraps it as the record the translator and `endsTurn` get.
+   * The connection's `startTurn` resolves with that answer (also replayed: core/live/live-recording.ts).
+   */
+  answerRecord?(answer: unknown): unknown;
+  /**
+   * The translator of a live protocol whose records are not the one-shot ones and can span turns
+   * (ACP's token counts are session totals): one per session, shared by its turns.
+   */
+  createSessionTranslator?(ctx: TranslatorContext): Translator;
+  /** The translator of a turn, when the live records are not those of a one-shot run (default: the adapter's). */
+  createTranslator?(ctx: TranslatorContext): Translator;
+  /** Request bodies for the controls the protocol has. */
+  interruptRequest?: unknown;
+  setModelRequest?(model: string, opts: ResolvedOpts, sessionId?: string): unknown;
+  /**
+   * The requests that switch to `mode`, sent in order; throws (InvalidOptionsError) for a mode the
+   * protocol cannot express, or one that would let a tool run unasked while `opts.canUseTool` is set.
+   */
+  setPermissionModeRequests?(mode: PermissionModeName, opts: ResolvedOpts, sessionId?: string): unknown[];
+  /** A permission mode change waits for the running and queued turns (the CLI would apply it mid-turn). */
+  permissionModeBetweenTurns?: boolean;
+  /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
+  permission: PermissionCodec;
+  /**
+   * A handshake after the start (e.g. initialize, open a thread or an ACP session); the connection
+   * then sends turns and controls instead of `userMessage` and the request bodies above (a connection
+   * without `setPermissionMode` has its changes sent as `setPermissionModeRequests`).
+   */
+  connect?(rpc: LiveRpc, ctx: LiveConnectContext): Promise<LiveConnection>;
+  /**
+   * The CLI leaves a running tool command alive when a turn is interrupted: the core stops the
+   * processes below the CLI that left its process group, once the interrupted turn has ended.
+   */
+  interruptLeavesCommands?: boolean;
+}
+
+export interface AdapterSpec<P extends string = string> {
+  name: P;
+  /** Executable looked up on PATH when `executablePath` is not given. */
+  binary: string;
+  installHint: string;
+  /** The npm package the CLI ships in, for the upgrade command `coderline doctor` prints. */
+  npmPackage?: string;
+  versions: VersionRange;
+  /** Extracts a semver from `<bin> --version` output. */
+  parseVersion(output: string): string | undefined;
+  capabilities: CapabilityTable;
+  /** What to use instead, per unsupported feature (shown in FeatureNotSupportedError). */
+  insteadHints?: Partial<Record<FeatureName, string>>;
+  /** Value-level checks beyond the table (e.g. an effort level the CLI lacks). Throw CoderError. */
+  validate?(opts: ResolvedOpts, session: SessionTarget): void;
+  /**
+   * Every flag the invocation builder can emit, with its aliases: `extraArgs` may not pass these
+   * (`--` too: the positional arguments are the adapter's). Checked against the builder by a test.
+   */
+  ownedFlags?: readonly string[];
+  /**
+   * An option value newer than the oldest supported version (e.g. an effort level), with the version
+   * it needs: older versions fail before spawning instead of ignoring the value with a warning.
+   */
+  valueSince?(opts: ResolvedOpts): { option: string; since: string } | undefined;
+  /** Whether the CLI reports usage summed over the whole session rather than per run. */
+  usageIsCumulative?: boolean;
+  /** Whether `fork()` is possible (it is a feature of sessions, not an option). */
+  canFork: boolean;
+  /** The oldest version that can fork, when older supported ones cannot (they fail before spawning). */
+  forkSince?: string;
+  docs?: AdapterDocs;
+  auth?: AuthSources;
+  environment?: EnvironmentSpec;
+  probe?: ProbeSpec;
+  buildInvocation(ctx: InvocationContext): Promise<Invocation> | Invocation;
+  /**
+   * A better error for a failed exit than the generic one, when the CLI's stderr says why
+   * (e.g. a refused flag). Return undefined to keep the generic CliExitError.
+   */
+  explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
+  createTranslator(ctx: TranslatorContext): Translator;
+  /**
+   * For `canUseTool` on a one-shot run: the CLI calls a tool of the MCP bridge with its permission
+   * question and reads the decision from the tool's text (JSON of `answer()`).
+   */
+  permissionPromptTool?: PermissionCodec;
+  /** The CLI's live mode, when it has one. */
+  live?: LiveSpec;
+  /** The CLI's session store (`coder.listSessions()`, `coder.readSession()`), when it can be read. */
+  sessionStore?: SessionStoreSpec;
+}
+
+export type { Usage };
