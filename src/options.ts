@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { isJsonObject } from './schema/json.js';
 import { objectMessage, oneOfMessage, optionIssueMessage } from './schema/option-messages.js';
-import { jsonSchemaProblems } from './core/options/output-schema.js';
+import { jsonSchemaProblems } from './schema/json-schema.js';
 import { isStandardSchema, type StandardSchemaV1 } from './schema/standard-schema.js';
 import type { CanUseTool } from './permission.js';
 import type { CoderStreamEvent } from './events.js';

@@ -218,3 +218,18 @@ export function compileJsonSchema(schema: unknown): CompiledJsonSchema | { probl
     },
   };
 }
+
+/** Plain JSON Schemas, compiled once: when the options are parsed. */
+const compiled = new WeakMap<object, CompiledJsonSchema>();
+
+/** Compiles a plain JSON Schema outputSchema once; what keeps it from being checked, if anything. */
+export function jsonSchemaProblems(schema: Readonly<Record<string, unknown>>): string[] {
+  if (compiled.has(schema)) return [];
+  const result = compileJsonSchema(schema);
+  if ('problems' in result) return result.problems;
+  compiled.set(schema, result);
+  return [];
+}
+
+/** The schema as jsonSchemaProblems compiled it; undefined when it had problems or was never seen. */
+export const compiledJsonSchema = (schema: Readonly<Record<string, unknown>>): CompiledJsonSchema | undefined => compiled.get(schema);

@@ -2,7 +2,7 @@
 // given JSON Schema; what the model produced is validated against the caller's schema.
 import { InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
-import { compileJsonSchema, type CompiledJsonSchema } from '../../schema/json-schema.js';
+import { compiledJsonSchema, jsonSchemaProblems, type CompiledJsonSchema } from '../../schema/json-schema.js';
 import { isStandardSchema, ownJsonSchema, validateStandard, type Validation } from '../../schema/standard-schema.js';
 
 /** The JSON Schema the CLI is given: the plain schema itself, the one passed beside a library schema, or the library's own. */
@@ -34,26 +34,14 @@ export function parseJsonAnswer(text: string): { ok: true; value: unknown } | { 
   }
 }
 
-/** Plain JSON Schemas, compiled once: when the options are parsed. */
-const compiled = new WeakMap<object, CompiledJsonSchema>();
-
-/** Compiles a plain JSON Schema outputSchema; what keeps it from being checked, if anything. */
-export function jsonSchemaProblems(schema: Readonly<Record<string, unknown>>): string[] {
-  if (compiled.has(schema)) return [];
-  const result = compileJsonSchema(schema);
-  if ('problems' in result) return result.problems;
-  compiled.set(schema, result);
-  return [];
-}
-
-function compiledJsonSchema(schema: Readonly<Record<string, unknown>>): CompiledJsonSchema {
+function checkedJsonSchema(schema: Readonly<Record<string, unknown>>): CompiledJsonSchema {
   const problems = jsonSchemaProblems(schema);
   if (problems.length) throw new InvalidOptionsError(problems.map((problem) => `outputSchema: JSON Schema ${problem}`));
-  return compiled.get(schema)!;
+  return compiledJsonSchema(schema)!;
 }
 
 export async function validateOutput(schema: NonNullable<ResolvedOpts['outputSchema']>, value: unknown): Promise<Validation> {
   if (isStandardSchema(schema)) return validateStandard(schema, value);
-  const issues = compiledJsonSchema(schema).validate(value);
+  const issues = checkedJsonSchema(schema).validate(value);
   return issues.length ? { ok: false, issues } : { ok: true, value };
 }
