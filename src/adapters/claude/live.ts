@@ -5,7 +5,7 @@
 // the CLI's `can_use_tool` questions). Verified on 2.1.252 and 2.1.332 (cli-notes/claude.md, "Live mode");
 // the compatibility sweep's live canaries pass on every swept version from claudeLiveMinVersion on.
 import type { LiveSpec } from '../../core/contract/adapter.js';
-import type { RpcDialect } from '../../core/protocols/channel.js';
+import type { RpcDialect } from '../../core/contract/dialect.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
 import { pickPermissionMode, type PermissionModeMapping } from '../../core/options/permission-mode.js';
 import { claudePermissionModes } from '../../options.js';

@@ -6,7 +6,7 @@
 // (`extension_ui_request` / `extension_ui_response`). Verified on 1.6.0 (cli-notes/pi.md, "Live mode");
 // the compatibility sweep's live canaries pass on every swept version from piLiveMinVersion on.
 import type { LiveSpec, PermissionCodec } from '../../core/contract/adapter.js';
-import type { RpcDialect } from '../../core/protocols/channel.js';
+import type { RpcDialect } from '../../core/contract/dialect.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
 import { InvalidOptionsError } from '../../errors.js';
 import { buildPiInvocation, piBridgeServedNames } from './argv.js';

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../errors.js';
 import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../../options.js';
 import type { ScriptStep } from '../../testing/script.js';
 import type { Attachments } from '../options/attachments.js';
-import type { RpcDialect } from '../protocols/channel.js';
+import type { RpcDialect } from './dialect.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import type { ToolBridgeInfo } from '../tools/tool-bridge.js';

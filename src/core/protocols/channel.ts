@@ -6,30 +6,12 @@
 // is the dialect's business: JSON-RPC 2.0 is here, a CLI's own dialect lives in its adapter.
 import { CoderError, LiveSessionClosedError } from '../../errors.js';
 import type { AdapterSpec } from '../contract/adapter.js';
+import type { MessageId, ReplyOutcome, RpcDialect } from '../contract/dialect.js';
 import { isJsonObject } from '../../schema/json.js';
 import { LineSplitter } from '../stream/lines.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from '../process/process-group.js';
 import { spawnCli, startError, type SpawnOptions } from '../process/spawn.js';
 import { StderrTail } from '../stream/stderr-tail.js';
-
-export type MessageId = string | number;
-export type ReplyOutcome = { ok: true; result: unknown } | { ok: false; error: string };
-
-/** How one protocol spells requests, answers and cancellations. */
-export interface RpcDialect {
-  /** The message that asks the peer `body` under `id`. */
-  request(id: MessageId, body: unknown): unknown;
-  /** When `message` answers one of our requests. */
-  response(message: unknown): ({ id: MessageId } & ReplyOutcome) | undefined;
-  /** When `message` asks us something and waits for the answer. */
-  incoming(message: unknown): { id: MessageId; body: unknown } | undefined;
-  /** Our answer to an incoming request. */
-  reply(id: MessageId, outcome: ReplyOutcome): unknown;
-  /** When `message` withdraws an incoming request: its id. */
-  cancelled?(message: unknown): MessageId | undefined;
-  /** A message that tells the peer `body` and expects no answer. */
-  notification?(body: unknown): unknown;
-}
 
 const isId = (value: unknown): value is MessageId => typeof value === 'string' || typeof value === 'number';
 
