@@ -2,7 +2,7 @@
 // on the binaries): every server fronted by the tool bridge, so the caller's env and header values
 // reach no CLI at all; and the errors a caller gets before anything runs.
 import { describe, expect, it } from 'vitest';
-import type { ToolBridgeInfo } from '../../src/core/tools/tool-bridge.js';
+import type { ToolBridgeInfo } from '../../src/core/contract/bridge-info.js';
 import { checkSupport, parseOptions } from '../../src/core/run/validate.js';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../src/errors.js';
 import { run } from '../../src/index.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { builtInAdapters } from '../../src/registry.js';
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import { invocationOf } from '../support/invocation.js';
-import type { ToolBridgeInfo } from '../../src/core/tools/tool-bridge.js';
+import type { ToolBridgeInfo } from '../../src/core/contract/bridge-info.js';
 import { run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 import { ticketTool } from './support.js';

@@ -7,7 +7,7 @@ import { repeatedFlagJoined } from '../../core/options/flags.js';
 import { isUuid } from '../../schema/ids.js';
 import { readAttachments, type Attachments } from '../../core/options/attachments.js';
 import { bridgedServers } from '../../core/tools/mcp-servers.js';
-import type { ToolBridgeInfo } from '../../core/tools/tool-bridge.js';
+import type { ToolBridgeInfo } from '../../core/contract/bridge-info.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 

@@ -5,7 +5,7 @@
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
 import { bridgedServers, type BridgedServer } from '../../core/tools/mcp-servers.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
-import type { ToolBridgeInfo } from '../../core/tools/tool-bridge.js';
+import type { ToolBridgeInfo } from '../../core/contract/bridge-info.js';
 import { CoderError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 import { PI_READ_ONLY_TOOLS } from './capabilities.js';

@@ -7,7 +7,7 @@ import type { Attachments } from '../options/attachments.js';
 import type { RpcDialect } from './dialect.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
-import type { ToolBridgeInfo } from '../tools/tool-bridge.js';
+import type { ToolBridgeInfo } from './bridge-info.js';
 
 export interface ExitInfo {
   exitCode: number | undefined;

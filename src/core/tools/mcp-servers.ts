@@ -5,7 +5,7 @@
 import type { ResolvedOpts, SharedStartOpts } from '../../options.js';
 import type { UpstreamContext } from './bridge-upstream.js';
 import { buildEnv } from '../process/env.js';
-import type { ToolBridgeInfo } from './tool-bridge.js';
+import type { ToolBridgeInfo } from '../contract/bridge-info.js';
 
 /** One external MCP server: a program on stdio, or a streamable HTTP endpoint. */
 export type McpServerConfig = NonNullable<SharedStartOpts['mcpServers']>[string];
