@@ -58,7 +58,7 @@ export function createPool(concurrency: number): Pool {
   };
 }
 
-export { Coder, Session, type RunStream, type OutputOf } from './core/session/session.js';
+export { Coder, Session, type OutputOf } from './core/session/session.js';
 export { OwnedSession } from './core/session/owned-session.js';
 export type { LiveSession } from './core/live/live.js';
 export type { CanUseTool, PermissionDecision, PermissionRequest } from './permission.js';
@@ -66,7 +66,7 @@ export type { PermissionModeName } from './core/options/permission-mode.js';
 export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/contract/adapter.js';
 export * from './errors.js';
 export type * from './events.js';
-export type { RunResult, RunStatus } from './result.js';
+export type { RunResult, RunStatus, RunStream } from './result.js';
 export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
 export { tool } from './tool.js';
 export type { Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';

@@ -25,3 +25,8 @@ export interface RunResult<T = unknown, P extends string = ProviderName> {
   /** Every event of the run, when `collectEvents` was set. */
   events?: CoderStreamEvent<P>[];
 }
+
+/** A running turn's events, in order; `result` settles when the turn is over. */
+export interface RunStream<T = unknown, P extends string = string> extends AsyncIterable<CoderStreamEvent<P>> {
+  result: Promise<RunResult<T, P>>;
+}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdapterSpec, LiveFeature, LiveSpec } from '../../src/core/contract/adapter.js';
 import { LiveSession } from '../../src/core/live/live.js';
-import type { RunStream } from '../../src/core/session/session.js';
+import type { RunStream } from '../../src/result.js';
 import { compareVersions } from '../../src/core/versions/version.js';
 import { formatRecording, type RecordedLine, type RecordingMeta } from '../../src/core/live/live-recording.js';
 import type { ProviderName } from '../../src/events.js';

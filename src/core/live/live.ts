@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { CliVersionError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../../events.js';
 import { optionFields, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../../options.js';
-import type { RunResult } from '../../result.js';
+import type { RunResult, RunStream } from '../../result.js';
 import type { AdapterSpec, LiveConnection, LiveFeature, LiveSpec, SessionTarget, Translator } from '../contract/adapter.js';
 import { DuplexChannel, describeEnd, type ChannelEnd } from '../protocols/channel.js';
 import { DEFAULTS } from '../stream/child-run.js';
@@ -16,7 +16,6 @@ import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool } from '.
 import type { PermissionModeName } from '../options/permission-mode.js';
 import { STOP_STEPS, terminateEscapedDescendants } from '../process/process-group.js';
 import { RunTracker } from '../stream/run-tracker.js';
-import type { RunStream } from '../session/session.js';
 import { TempDir } from '../process/temp.js';
 import type { ToolBridge } from '../tools/tool-bridge.js';
 import { bridgeGate, type BridgeGate } from '../tools/bridge-gate.js';

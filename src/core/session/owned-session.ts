@@ -1,8 +1,8 @@
 // A session that owns its coder: what `start(cli, options)` returns. Closing it (or leaving an
 // `await using` block) waits for its turns, then closes the coder and removes its private state.
 import type { RunOpts } from '../../options.js';
-import type { RunResult } from '../../result.js';
-import { Session, type Coder, type OutputOf, type RunStream } from './session.js';
+import type { RunResult, RunStream } from '../../result.js';
+import { Session, type Coder, type OutputOf } from './session.js';
 
 export class OwnedSession<P extends string = string> extends Session<P> implements AsyncDisposable {
   /** Settles when the last turn asked for has: turns run in order, so then all of them have. */

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { CoderStreamEvent } from '../../events.js';
 import { optionFields, type OneShotOpts, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../../options.js';
-import type { RunResult } from '../../result.js';
+import type { RunResult, RunStream } from '../../result.js';
 import type { AdapterSpec, SessionInfo, SessionTarget, StoreContext } from '../contract/adapter.js';
 import { listStoredSessions, readStoredSession } from './session-store.js';
 import { EventStream } from '../stream/event-stream.js';
@@ -23,11 +23,6 @@ const unlimited: Limiter = (job) => job();
 
 /** The structured output type a run's options ask for. */
 export type OutputOf<O> = O extends { outputSchema: infer S } ? (S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown) : unknown;
-
-/** A running turn's events, in order; `result` settles when the turn is over. */
-export interface RunStream<T = unknown, P extends string = string> extends AsyncIterable<CoderStreamEvent<P>> {
-  result: Promise<RunResult<T, P>>;
-}
 
 export class Coder<P extends string = string> {
   readonly adapter: AdapterSpec<P>;
