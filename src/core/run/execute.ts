@@ -3,12 +3,11 @@
 import { resolve } from 'node:path';
 import type { CoderStreamEvent, TranslatedEvent, Usage } from '../../events.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
-import type { ResolvedOpts } from '../../options.js';
 import type { RunResult } from '../../result.js';
-import type { AdapterSpec, Invocation, SessionTarget } from '../contract/adapter.js';
+import type { Invocation } from '../contract/adapter.js';
 import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { decideOutcome, validateOutcome } from '../stream/outcome.js';
-import { readChild, type EventSink } from '../stream/child-run.js';
+import { readChild, type ChildRequest } from '../stream/child-run.js';
 import { RunTracker } from '../stream/run-tracker.js';
 import { redactedAlways, runRedactor, type Redactor } from '../secrets/redact.js';
 import { observeRun, type RunObservation } from './run-hooks.js';
@@ -26,17 +25,13 @@ export interface SessionMemory {
   usageTotal?: Usage;
 }
 
-export interface ExecuteRequest {
-  adapter: AdapterSpec;
+export interface ExecuteRequest extends ChildRequest {
   prompt: string;
-  opts: ResolvedOpts;
-  session: SessionTarget;
   cwd: string;
   coderStateDir(): Promise<string>;
   memory: SessionMemory;
   /** What this coder remembers of a session, for a run that learns its session only from the CLI (resumeLatest()). */
   knownSession?(sessionId: string): SessionMemory | undefined;
-  sink?: EventSink;
 }
 
 /**

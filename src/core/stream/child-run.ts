@@ -4,7 +4,8 @@
 // the group stopped however the run ends.
 import type { Readable } from 'node:stream';
 import type { CoderStreamEvent, TranslatedEvent } from '../../events.js';
-import type { ExecuteRequest } from '../run/execute.js';
+import type { ResolvedOpts } from '../../options.js';
+import type { AdapterSpec, SessionTarget } from '../contract/adapter.js';
 import { LineSplitter } from './lines.js';
 import type { ProcessEnd } from './outcome.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from '../process/process-group.js';
@@ -53,6 +54,14 @@ interface Spawn {
   cwd: string;
 }
 
+/** What reading a child needs of the run: the adapter that translates it, the options, the session it targets. */
+export interface ChildRequest {
+  adapter: AdapterSpec;
+  opts: ResolvedOpts;
+  session: SessionTarget;
+  sink?: EventSink;
+}
+
 interface RunHooks {
   emit(event: TranslatedEvent): void;
   onRawLine: ((line: string) => void) | undefined;
@@ -64,7 +73,7 @@ interface RunHooks {
 }
 
 export async function readChild(
-  request: ExecuteRequest,
+  request: ChildRequest,
   { executable, args, stdin, env, cwd }: Spawn,
   { emit, onRawLine, abortSignal, hostBusy, redactor }: RunHooks,
 ): Promise<ProcessEnd & { pid: number | undefined }> {
