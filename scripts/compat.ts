@@ -18,11 +18,11 @@ import { runCanary, type CanaryRun } from '../src/probe/run.js';
 import { builtInAdapters } from '../src/registry.js';
 import { copilotTestHome } from '../src/testing/copilot-env.js';
 import { pathWithNode22 } from '../src/testing/pi-env.js';
-import { compatFixtureDir, liveCompatDir, readVersions, type CompatMeta, type LiveCompatMeta, type SweptVersion } from './compat/data.js';
+import { compatFixtureDir, liveCanaryNames, liveCompatDir, readVersions, type CanaryOutcome, type CanaryVerdict, type CompatMeta, type LiveCompatMeta, type SweptVersion } from './compat/data.js';
 import { compatMdFile, renderCompatMd, renderVersionsTs, versionsTsFile } from './compat/docs.js';
 import { ensureInstalled } from './compat/install.js';
-import { judgeLive, liveCanaryApplies, liveCanaryNames, liveOutcome, liveScenario, runLiveScenario } from './compat/live.js';
-import { readResults, writeResult, type CanaryOutcome, type CanaryVerdict, type Results, type VersionResult } from './compat/results.js';
+import { judgeLive, liveCanaryApplies, liveOutcome, liveScenario, runLiveScenario } from './compat/live.js';
+import { readResults, writeResult, type Results, type VersionResult } from './compat/results.js';
 
 function outcomeOf(report: CanaryReport): CanaryOutcome {
   if (!report.drift) return 'pass';

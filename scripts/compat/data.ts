@@ -6,8 +6,7 @@ import { join, resolve } from 'node:path';
 import type { ProviderName } from '../../src/events.js';
 import type { CanaryReport, ProbeExit } from '../../src/probe/analyse.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
-import type { LiveCanaryName, LiveObservation } from './live.js';
-import type { CanaryVerdict } from './results.js';
+import type { RecordingMeta } from '../../src/core/live/live-recording.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const versionsFile = join(repoRoot, 'compat', 'versions.json');
@@ -61,4 +60,34 @@ export interface LiveCompatMeta {
   cliVersion: string | null;
   observed: LiveObservation;
   verdict: CanaryVerdict;
+}
+
+/** The live canaries of the compatibility sweep, as the columns of docs/compat.md. */
+export const liveCanaryNames = ['two-turns', 'interrupt', 'tool-allowed', 'tool-denied', 'set-model', 'steer'] as const;
+export type LiveCanaryName = (typeof liveCanaryNames)[number];
+
+/** What the session showed, kept next to its recording so a replay can judge it again. */
+export interface LiveObservation {
+  turns: RecordingMeta['turns'];
+  /** How often the CLI asked canUseTool. */
+  asked: number;
+  /** Whether the scenario's file exists after the session. */
+  fileCreated?: boolean;
+  /** Whether the last model request of two turns carried the first turn's prompt and answer. */
+  carriedFirstTurn?: boolean;
+  /** Whether the last model request after setModel() named the new model. */
+  switchedModel?: boolean;
+  /** Why the session could not open or a turn could not be driven. */
+  error?: string;
+}
+
+/**
+ * pass / fail: the canary ran and the analysis found nothing / something. n/a: the CLI has no such
+ * feature at all (e.g. fork). gated: this version lacks a feature newer ones have (FeatureNotInVersionError).
+ */
+export type CanaryOutcome = 'pass' | 'fail' | 'n/a' | 'gated';
+
+export interface CanaryVerdict {
+  outcome: CanaryOutcome;
+  findings: string[];
 }

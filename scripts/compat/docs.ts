@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import type { ProviderName } from '../../src/events.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
 import { builtInAdapters } from '../../src/registry.js';
-import { repoRoot } from './data.js';
-import { liveCanaryNames, type LiveCanaryName } from './live.js';
-import { liveMinVersion, provenRange, versionPassed, type CanaryOutcome, type CanaryVerdict, type Results, type VersionResult } from './results.js';
+import { liveCanaryNames, repoRoot, type CanaryOutcome, type CanaryVerdict, type LiveCanaryName } from './data.js';
+import { liveMinVersion, provenRange, versionPassed, type Results, type VersionResult } from './results.js';
 
 export const compatMdFile = join(repoRoot, 'docs', 'compat.md');
 export const versionsTsFile = (cli: ProviderName) => join(repoRoot, 'src', 'adapters', cli, 'versions.ts');

@@ -16,9 +16,8 @@ import type { ProviderName } from '../../src/events.js';
 import type { OneShotOpts } from '../../src/options.js';
 import { fakeApiOf, startFakeModel, type Script, type ScriptStep } from '../../src/testing/index.js';
 import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
-import { repoRoot } from './data.js';
+import { repoRoot, type CanaryOutcome, type LiveObservation } from './data.js';
 import { cacheRoot } from './install.js';
-import type { CanaryOutcome } from './results.js';
 
 export type LiveScenarioName = 'two-turns' | 'interrupt' | 'tool-allowed' | 'tool-denied' | 'set-model' | 'steer' | 'model-error';
 
@@ -117,26 +116,7 @@ export const liveScenarios: readonly LiveScenario[] = [
   },
 ];
 
-/** The live canaries of the compatibility sweep, as the columns of docs/compat.md. */
-export const liveCanaryNames = ['two-turns', 'interrupt', 'tool-allowed', 'tool-denied', 'set-model', 'steer'] as const;
-export type LiveCanaryName = (typeof liveCanaryNames)[number];
-
 export const liveScenario = (name: LiveScenarioName): LiveScenario => liveScenarios.find((scenario) => scenario.name === name)!;
-
-/** What the session showed, kept next to its recording so a replay can judge it again. */
-export interface LiveObservation {
-  turns: RecordingMeta['turns'];
-  /** How often the CLI asked canUseTool. */
-  asked: number;
-  /** Whether the scenario's file exists after the session. */
-  fileCreated?: boolean;
-  /** Whether the last model request of two turns carried the first turn's prompt and answer. */
-  carriedFirstTurn?: boolean;
-  /** Whether the last model request after setModel() named the new model. */
-  switchedModel?: boolean;
-  /** Why the session could not open or a turn could not be driven. */
-  error?: string;
-}
 
 /** The findings against what a user must see: none is a pass. */
 export function judgeLive(scenario: LiveScenario, observed: LiveObservation): string[] {

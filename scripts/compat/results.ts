@@ -5,19 +5,7 @@ import type { VersionRange } from '../../src/core/contract/adapter.js';
 import { compareVersions } from '../../src/core/versions/version.js';
 import type { ProviderName } from '../../src/events.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
-import { resultsFile, type SweptVersion } from './data.js';
-import type { LiveCanaryName } from './live.js';
-
-/**
- * pass / fail: the canary ran and the analysis found nothing / something. n/a: the CLI has no such
- * feature at all (e.g. fork). gated: this version lacks a feature newer ones have (FeatureNotInVersionError).
- */
-export type CanaryOutcome = 'pass' | 'fail' | 'n/a' | 'gated';
-
-export interface CanaryVerdict {
-  outcome: CanaryOutcome;
-  findings: string[];
-}
+import { resultsFile, type CanaryVerdict, type LiveCanaryName, type SweptVersion } from './data.js';
 
 export interface VersionResult extends SweptVersion {
   canaries: Partial<Record<SweepCanaryName, CanaryVerdict>>;

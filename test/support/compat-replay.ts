@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compatFixtureDir, liveCompatDir, readVersions, type CompatMeta, type LiveCompatMeta } from '../../scripts/compat/data.js';
-import { judgeLive, liveCanaryApplies, liveCanaryNames, liveOutcome, liveScenario } from '../../scripts/compat/live.js';
+import { compatFixtureDir, liveCanaryNames, liveCompatDir, readVersions, type CompatMeta, type LiveCompatMeta } from '../../scripts/compat/data.js';
+import { judgeLive, liveCanaryApplies, liveOutcome, liveScenario } from '../../scripts/compat/live.js';
 import { liveMinVersion, readResults, type VersionResult } from '../../scripts/compat/results.js';
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import { parseRecording } from '../../src/core/live/live-recording.js';
