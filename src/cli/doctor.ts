@@ -4,26 +4,16 @@
 import type { ProviderName } from '../index.js';
 import { buildEnv } from '../core/process/env.js';
 import type { AdapterSpec } from '../core/contract/adapter.js';
-import { checkVersion, newerThanTested, versionRangeText, versionStatus, type VersionStatus } from '../core/versions/version.js';
-import { probeAll, probeDetails, probeExitCode } from './doctor-probe.js';
+import { checkVersion, newerThanTested, versionRangeText, versionStatus } from '../core/versions/version.js';
+import { probeAll, probeDetails, probeExitCode, type CliStatus } from './doctor-probe.js';
 import { builtInAdapters } from '../registry.js';
 import { EXIT } from './exit-codes.js';
 import { PROVIDERS } from './run-args.js';
 import { parseCommandArgs, UsageError } from './usage-error.js';
 
-export interface DoctorEntry {
-  cli: ProviderName;
+export interface DoctorEntry extends CliStatus {
   binary: string;
   installed: boolean;
-  version: string | null;
-  supported: string;
-  /**
-   * tested: a version the compatibility sweep passed; untested: in the supported range but not swept
-   * (runs quietly); newer: newer than tested (runs, with a warning); too-old: refused (detail says how
-   * to upgrade); unknown: version unreadable; missing; broken.
-   */
-  state: VersionStatus | 'unknown' | 'missing' | 'broken';
-  detail: string | null;
   /** Set auth variables by name, most preferred first. */
   authVariables: string[];
   storedLogin: string;
