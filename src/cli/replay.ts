@@ -1,10 +1,9 @@
 // `coderline replay FILE`: the events a recording translates to, through the adapter's pure
 // translator. Deterministic: every event gets ts 0, so two replays print the same bytes.
-import type { CoderStreamEvent, ProviderName, TranslatedEvent } from '../index.js';
-import { translateLine } from '../core/translate/translate-line.js';
-import { builtInAdapters } from '../registry.js';
+import type { ProviderName } from '../index.js';
+import { replayLines } from '../replay/replay-lines.js';
 import { describeEvent } from './progress.js';
-import { parseRecording, type RecordingHeader } from './recording.js';
+import { parseRecording } from './recording.js';
 import { PROVIDERS } from './run-args.js';
 import { parseCommandArgs, readNamedFile, UsageError } from './usage-error.js';
 
@@ -14,14 +13,6 @@ export const replayFlags = {
   verbose: { type: 'boolean', short: 'v', description: 'With --pretty: messages, reasoning and stderr too' },
   help: { type: 'boolean', short: 'h', description: 'Show this help' },
 } as const;
-
-/** Translates raw stdout lines the way a live run does: blank lines skipped, non-JSON lines kept as progress. */
-export function replayLines(cli: ProviderName, lines: readonly string[], header?: Pick<RecordingHeader, 'opts' | 'session'>): CoderStreamEvent<string>[] {
-  const adapter = builtInAdapters[cli];
-  const translator = adapter.createTranslator({ opts: header?.opts ?? {}, session: header?.session ?? { kind: 'new' } });
-  const stamp = (event: TranslatedEvent) => ({ ...event, provider: cli, ts: 0 }) as CoderStreamEvent<string>;
-  return lines.flatMap((line) => translateLine(translator, cli, line).map(stamp));
-}
 
 export async function replayCommand(argv: readonly string[]): Promise<number | 'help'> {
   const { values, positionals } = parseCommandArgs('replay', { args: [...argv], options: replayFlags, allowPositionals: true, strict: true });

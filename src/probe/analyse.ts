@@ -2,7 +2,7 @@
 // stdout lines and how the process ended. The lines are translated and classified the way a live
 // run does it, so the same code judges a live probe and a doctored recording.
 import { isDeepStrictEqual } from 'node:util';
-import { replayLines } from '../cli/replay.js';
+import { replayLines } from '../replay/replay-lines.js';
 import type { SessionInfo, SessionTarget } from '../core/contract/adapter.js';
 import type { ResolvedOpts } from '../options.js';
 import { decideOutcome, failedExit, type Outcome, type ProcessEnd } from '../core/stream/outcome.js';
