@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { CoderError } from '../../errors.js';
-import { isStdioServer, type McpServerConfig, type StdioMcpServer } from './mcp-servers.js';
+import { isStdioServer, type McpServerConfig, type StdioMcpServer, type UpstreamContext } from './mcp-servers.js';
 import { STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from '../process/process-group.js';
 import { spawnCli, type PipedChild } from '../process/spawn.js';
 
@@ -17,12 +17,6 @@ export interface Upstream {
   tools: McpTool[];
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
   close(): Promise<void>;
-}
-
-export interface UpstreamContext {
-  /** The environment a stdio server starts with (the server's own env is laid over it). */
-  env: Record<string, string>;
-  cwd: string;
 }
 
 /** How long a server may take to start and answer initialize and tools/list. */

@@ -3,7 +3,6 @@
 // servers at the bridge: the caller's env and header values never reach a CLI's argv, config or
 // environment, and the host decides each call (bridge-gate.ts).
 import type { ResolvedOpts, SharedStartOpts } from '../../options.js';
-import type { UpstreamContext } from './bridge-upstream.js';
 import { buildEnv } from '../process/env.js';
 import type { ToolBridgeInfo } from '../contract/bridge-info.js';
 
@@ -19,6 +18,13 @@ export function isStdioServer(server: McpServerConfig): server is StdioMcpServer
 /** The servers of `opts.mcpServers` as [name, server] pairs, in the caller's order. */
 export function mcpServerEntries(opts: Pick<SharedStartOpts, 'mcpServers'>): Array<[string, McpServerConfig]> {
   return Object.entries(opts.mcpServers ?? {});
+}
+
+/** Where the bridge starts a stdio server of the run's: its directory and environment. */
+export interface UpstreamContext {
+  /** The environment a stdio server starts with (the server's own env is laid over it). */
+  env: Record<string, string>;
+  cwd: string;
 }
 
 /**

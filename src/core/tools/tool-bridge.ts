@@ -11,8 +11,8 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolOutput } from '../../tool.js';
 import type { BridgeGate } from './bridge-gate.js';
-import { connectUpstream, type Upstream, type UpstreamContext } from './bridge-upstream.js';
-import type { McpServerConfig } from './mcp-servers.js';
+import { connectUpstream, type Upstream } from './bridge-upstream.js';
+import type { McpServerConfig, UpstreamContext } from './mcp-servers.js';
 import { validateStandard } from '../../schema/standard-schema.js';
 import { permissionToolName, toolBridgeServerName } from '../../schema/tool-names.js';
 import type { ToolBridgeInfo } from '../contract/bridge-info.js';
