@@ -6,7 +6,7 @@
 import type { AdapterSpec } from '../core/contract/adapter.js';
 import type { ErrorCode } from '../errors.js';
 import type { OneShotOpts } from '../options.js';
-import type { ScriptStep } from '../testing/script.js';
+import type { ScriptStep } from '../core/contract/model-reply.js';
 
 /** The probe's canaries. */
 export type CanaryName = 'text' | 'tool' | 'auth_error';

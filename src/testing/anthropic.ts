@@ -3,7 +3,8 @@
 // private HOME / CLAUDE_CONFIG_DIR and no telemetry.
 import type { ServerResponse } from 'node:http';
 import type { SharedStartOpts } from '../options.js';
-import { textDeltas, type ModelReply, type RecordedRequest, type Script } from './script.js';
+import type { ModelReply } from '../core/contract/model-reply.js';
+import { textDeltas, type RecordedRequest, type Script } from './script.js';
 import { startFakeServer, startSse, writeSse, type ApiHandler, type FakeServer, type SseEvent } from './server.js';
 
 /** The model id the tests pass: a full id, so the CLI does not resolve an alias to something else. */

@@ -158,4 +158,5 @@ export function offeredTool(request: RecordedRequest, pattern: RegExp): string {
 
 // Stream endings only the Responses API has (see each function).
 export { responseFailedStep, streamClosedStep } from './openai-responses.js';
-export type { ModelReply, RecordedRequest, Script, ScriptedToolCall, ScriptedUsage, ScriptStep } from './script.js';
+export type { ModelReply, ScriptedToolCall, ScriptedUsage, ScriptStep } from '../core/contract/model-reply.js';
+export type { RecordedRequest, Script } from './script.js';

@@ -4,7 +4,8 @@
 // then a finish chunk, a usage chunk when the client asked for `stream_options.include_usage`, `[DONE]`.
 import type { ServerResponse } from 'node:http';
 import { startFakeServer, startSse, writeSse, type ApiHandler, type FakeServer, type SseEvent } from './server.js';
-import { textDeltas, type ModelReply, type RecordedRequest, type Script } from './script.js';
+import type { ModelReply } from '../core/contract/model-reply.js';
+import { textDeltas, type RecordedRequest, type Script } from './script.js';
 
 export interface FakeChatOptions {
   /** The model id the server claims in chunks and in `GET /models` (default `fake-model`). */

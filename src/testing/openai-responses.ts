@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { SharedStartOpts } from '../options.js';
-import type { ModelReply, RecordedRequest, Script, ScriptStep, ScriptedToolCall } from './script.js';
+import type { ModelReply, ScriptStep, ScriptedToolCall } from '../core/contract/model-reply.js';
+import type { RecordedRequest, Script } from './script.js';
 import { textDeltas } from './script.js';
 import { startFakeServer, startSse, writeSse, type ApiHandler, type FakeServer, type SseEvent } from './server.js';
 

@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stepFor, type RecordedRequest, type Script, type ScriptStep } from './script.js';
+import type { ScriptStep } from '../core/contract/model-reply.js';
+import { stepFor, type RecordedRequest, type Script } from './script.js';
 
 export interface SseEvent {
   /** SSE `event:` name; omitted for APIs that put the type in the data only. */

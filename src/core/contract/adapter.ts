@@ -2,12 +2,12 @@
 import type { TranslatedEvent, Usage } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
 import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../../options.js';
-import type { ScriptStep } from '../../testing/script.js';
 import type { Attachments } from '../options/attachments.js';
 import type { RpcDialect } from './dialect.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import type { ToolBridgeInfo } from './bridge-info.js';
+import type { ScriptStep } from './model-reply.js';
 
 export interface ExitInfo {
   exitCode: number | undefined;
