@@ -15,7 +15,7 @@ const ROUNDS = 9;
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'coderline-bench-root-')));
 mkdirSync(join(root, 'repo'));
 writeFileSync(join(root, 'repo', 'diff.patch'), 'diff');
-const policy: JobPolicy = { allowOptions: new Set(), workspaceRoot: root, sessionRoot: undefined, maxPromptBytes: 1024 * 1024 };
+const policy: JobPolicy = { allowOptions: new Set(), workspaceRoot: root, sessionRoot: undefined };
 
 /** Jobs as a producer makes them: a plain one, and one with a working directory, a file and an output schema. */
 const jobs: Record<string, JobData> = {
