@@ -4,20 +4,63 @@
 // Every reader, in any process, gets that one result.
 import type { Redis } from 'ioredis';
 import type { ErrorCode } from '../errors.js';
+import type { Usage } from '../events.js';
 import { isJsonObject } from '../core/json.js';
-import { keysOf, STREAM_FIELD, type StreamEntry, type WireResult } from './protocol.js';
+import { keysOf, STREAM_FIELD, type StreamEntry, type WireError, type WireResult } from './protocol.js';
 import { withWriteRetries } from './stream-writer.js';
 
 type Keys = ReturnType<typeof keysOf>;
 
 const STATUSES = new Set(['success', 'error', 'cancelled', 'stalled']);
+/** Every ErrorCode, so a code read back is one a caller's switch knows (the compiler keeps the list whole). */
+const ERROR_CODES: Readonly<Record<ErrorCode, true>> = {
+  binary_not_found: true, version_unsupported: true, feature_not_supported: true, platform_not_supported: true, invalid_options: true, exit: true, stalled: true,
+  aborted: true, auth: true, rate_limit: true, server: true, context_too_large: true, max_turns: true, budget: true, invalid_output: true, protocol: true,
+};
+const USAGE_FIELDS = ['inputTokens', 'cachedInputTokens', 'outputTokens', 'reasoningTokens'] as const;
 
-/** A result read back from Redis, when it has the shape the queue writes. */
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const optional = <T>(value: unknown, is: (item: unknown) => item is T): value is T | undefined | null => value === undefined || value === null || is(value);
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
+
+function asUsage(value: unknown): Usage | undefined {
+  if (!isJsonObject(value) || !USAGE_FIELDS.every((field) => isCount(value[field])) || !optional(value.costUsd, isCount)) return undefined;
+  const usage: Usage = { inputTokens: value.inputTokens as number, cachedInputTokens: value.cachedInputTokens as number, outputTokens: value.outputTokens as number, reasoningTokens: value.reasoningTokens as number };
+  return value.costUsd === undefined || value.costUsd === null ? usage : { ...usage, costUsd: value.costUsd as number };
+}
+
+function asWireError(value: unknown): WireError | undefined {
+  if (!isJsonObject(value) || !isString(value.name) || !isString(value.code) || !Object.hasOwn(ERROR_CODES, value.code) || !isString(value.message) || !optional(value.provider, isString)) return undefined;
+  return { name: value.name, code: value.code as ErrorCode, message: value.message, ...(isString(value.provider) ? { provider: value.provider } : {}) };
+}
+
+/**
+ * A result read back from Redis (its key, a stream entry, BullMQ's return value), when it has the shape
+ * the queue writes: rebuilt from the RunResult's own fields, each of its type, so nothing else an
+ * attacker wrote beside them (an `events` array of any size, a prototype key) reaches a caller.
+ */
 export function asWireResult(value: unknown): WireResult | undefined {
-  if (!isJsonObject(value) || typeof value.status !== 'string' || !STATUSES.has(value.status) || typeof value.provider !== 'string' || typeof value.text !== 'string' || !isJsonObject(value.usage)) return undefined;
-  const { error } = value;
-  if (error !== undefined && !(isJsonObject(error) && typeof error.name === 'string' && typeof error.code === 'string' && typeof error.message === 'string')) return undefined;
-  return value as unknown as WireResult;
+  if (!isJsonObject(value) || !isString(value.status) || !STATUSES.has(value.status) || !isString(value.provider) || !isString(value.text)) return undefined;
+  const usage = asUsage(value.usage);
+  const error = value.error === undefined || value.error === null ? undefined : asWireError(value.error);
+  if (!usage || (value.error != null && !error)) return undefined;
+  const { sessionId, exitCode, signal, durationMs, pid, cliVersion } = value;
+  if (!optional(sessionId, isString) || !optional(exitCode, isInteger) || !optional(signal, isString) || !isCount(durationMs) || !optional(pid, isInteger) || !optional(cliVersion, isString)) return undefined;
+  return {
+    provider: value.provider,
+    status: value.status as WireResult['status'],
+    text: value.text,
+    output: value.output ?? undefined,
+    sessionId: sessionId ?? undefined,
+    usage,
+    exitCode: exitCode ?? undefined,
+    signal: signal ?? undefined,
+    durationMs,
+    error,
+    pid: pid ?? undefined,
+    cliVersion: cliVersion ?? undefined,
+  };
 }
 
 /** A stream entry read back from Redis, when it has a shape the queue writes. */

@@ -11,6 +11,7 @@ import type { CoderStreamEvent } from '../events.js';
 import type { AdapterSpec, CanUseTool, OneShotOpts, Tool } from '../index.js';
 import { isJsonObject } from '../core/json.js';
 import type { McpServerConfig } from '../core/mcp-servers.js';
+import { runRedactor } from '../core/redact.js';
 import { runOnce, type RunTarget } from '../core/run-once.js';
 import { resolveAdapter, builtInAdapters } from '../registry.js';
 import { withRunOrigin, type RunOrigin } from '../core/run-hooks.js';
@@ -20,6 +21,7 @@ import { refusedOptions, workingDirectoryOf, type JobPolicy, type RefusableOptio
 import { keysOf, toWire, type JobData, type JobSession, type WireResult } from './protocol.js';
 import { errorResult, recordResult } from './results.js';
 import { exponentialDelay, isRetried, retryAfterOf } from './retry.js';
+import { reporterOf } from './reported-errors.js';
 import { StreamWriter } from './stream-writer.js';
 
 /** Run options a worker gives a job's run: everything but what the worker itself wires (signal, event callbacks). */
@@ -137,7 +139,7 @@ export function createWorker(config: WorkerConfig): CoderWorker {
   const connection = { ...config.connection, maxRetriesPerRequest: null };
   const keys = keysOf(config.name);
   const retention = config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
-  const onError = config.onError ?? (() => {});
+  const onError = reporterOf(config.onError);
   const tools = new Map((config.tools ?? []).map((tool) => [tool.name, tool]));
   const policies = new Map(Object.entries(config.permissionPolicies ?? {}));
   const mcpServers = new Map(Object.entries(config.mcpServers ?? {}));
@@ -224,6 +226,9 @@ export function createWorker(config: WorkerConfig): CoderWorker {
         const options = await runOptionsOf(id, data, retriesOf(job));
         const origin: RunOrigin = { jobId: id, attempt: job.attemptsMade + 1, ...(data.trace ? { trace: data.trace } : {}), ...(data.previousAttempt ? { previousAttempt: data.previousAttempt } : {}) };
         if (data.session?.dir) await sessionDirReady(data.session.dir, data.cli);
+        // Raw lines come as the CLI printed them (the run redacts its events, not onRawLine), and the stream is
+        // read by anyone with access to Redis: the run's secrets are taken out here, as a recording's are.
+        const redactor = data.events.raw ? runRedactor(options, adapter, { ...process.env, ...options.extraEnv }) : undefined;
         const run = await withRunOrigin(origin, () =>
           runOnce(adapter, data.prompt, {
             ...options,
@@ -232,7 +237,7 @@ export function createWorker(config: WorkerConfig): CoderWorker {
               if (event.type === 'error' && errorEvents.push(event) > KEPT_ERROR_EVENTS) errorEvents.shift();
               events.push({ t: 'event', event });
             },
-            ...(data.events.raw ? { onRawLine: (line: string) => events.push({ t: 'raw', line }) } : {}),
+            ...(data.events.raw ? { onRawLine: (line: string) => events.push({ t: 'raw', line: redactor ? redactor.text(line) : line }) } : {}),
           }, { session: sessionTarget(data.session), ...(data.session?.dir ? { stateDir: data.session.dir } : {}) }),
         );
         result = toWire(run);
