@@ -4,34 +4,16 @@
 // Every reader, in any process, gets that one result.
 import type { Redis } from 'ioredis';
 import type { ErrorCode } from '../errors.js';
-import type { Usage } from '../events.js';
 import { isJsonObject } from '../core/json.js';
 import { keysOf, STREAM_FIELD, type StreamEntry, type WireError, type WireResult } from './protocol.js';
 import { withWriteRetries } from './stream-writer.js';
+import { asStreamEvent, asUsage, isCount, isErrorCode, isInteger, isString, optional } from './wire-shapes.js';
 
 type Keys = ReturnType<typeof keysOf>;
 
 const STATUSES = new Set(['success', 'error', 'cancelled', 'stalled']);
-/** Every ErrorCode, so a code read back is one a caller's switch knows (the compiler keeps the list whole). */
-const ERROR_CODES: Readonly<Record<ErrorCode, true>> = {
-  binary_not_found: true, version_unsupported: true, feature_not_supported: true, platform_not_supported: true, invalid_options: true, exit: true, stalled: true,
-  aborted: true, auth: true, rate_limit: true, server: true, context_too_large: true, max_turns: true, budget: true, invalid_output: true, protocol: true,
-};
-const USAGE_FIELDS = ['inputTokens', 'cachedInputTokens', 'outputTokens', 'reasoningTokens'] as const;
-
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
-const optional = <T>(value: unknown, is: (item: unknown) => item is T): value is T | undefined | null => value === undefined || value === null || is(value);
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
-
-function asUsage(value: unknown): Usage | undefined {
-  if (!isJsonObject(value) || !USAGE_FIELDS.every((field) => isCount(value[field])) || !optional(value.costUsd, isCount)) return undefined;
-  const usage: Usage = { inputTokens: value.inputTokens as number, cachedInputTokens: value.cachedInputTokens as number, outputTokens: value.outputTokens as number, reasoningTokens: value.reasoningTokens as number };
-  return value.costUsd === undefined || value.costUsd === null ? usage : { ...usage, costUsd: value.costUsd as number };
-}
-
 function asWireError(value: unknown): WireError | undefined {
-  if (!isJsonObject(value) || !isString(value.name) || !isString(value.code) || !Object.hasOwn(ERROR_CODES, value.code) || !isString(value.message) || !optional(value.provider, isString)) return undefined;
+  if (!isJsonObject(value) || !isString(value.name) || !isErrorCode(value.code) || !isString(value.message) || !optional(value.provider, isString)) return undefined;
   return { name: value.name, code: value.code as ErrorCode, message: value.message, ...(isString(value.provider) ? { provider: value.provider } : {}) };
 }
 
@@ -72,7 +54,10 @@ function asStreamEntry(text: string | undefined): StreamEntry | undefined {
     return undefined;
   }
   if (!isJsonObject(value)) return undefined;
-  if (value.t === 'event' && isJsonObject(value.event) && typeof value.event.type === 'string') return value as unknown as StreamEntry;
+  if (value.t === 'event') {
+    const event = asStreamEvent(value.event);
+    return event && { t: 'event', event };
+  }
   if (value.t === 'raw' && typeof value.line === 'string') return value as unknown as StreamEntry;
   const result = value.t === 'result' ? asWireResult(value.result) : undefined;
   return result && { t: 'result', result };

@@ -107,6 +107,34 @@ describe('what a hand-written result or job does to a producer and a worker (iss
     }
   });
 
+  it("events of the wrong shape written into a job's stream by hand are skipped (and reported); the ones the SDK makes reach the reader", async () => {
+    const reported: Error[] = [];
+    const { queue, name } = newQueue({ onError: (error) => reported.push(error) });
+    const redis = redisClient();
+    const id = await rawJob(queue, { cli: 'fake', prompt: 'x', options: {}, events: { maxLen: 100, raw: false } });
+    const stream = `coderline:${name}:events:${id}`;
+    const base = { provider: 'fake', ts: 1, raw: null };
+    // The attacker appends events a reader's code would trust by their type: a text that is an object,
+    // an error code no switch knows, a type that is none, usage of strings; then one that is fine.
+    const forged = [
+      { ...base, type: 'message', role: 'assistant', text: { toString: 'x' }, delta: false },
+      { ...base, type: 'error', code: 'pwned', message: 'x', fatal: true },
+      { ...base, type: '__proto__' },
+      { ...base, type: 'usage', usage: { inputTokens: 'lots' } },
+      { type: 'message', role: 'assistant', text: 'no provider', delta: false },
+      { ...base, type: 'message', role: 'assistant', text: 'well formed', delta: false },
+    ];
+    for (const event of forged) await redis.xadd(stream, '*', 'e', JSON.stringify({ t: 'event', event }));
+    await redis.xadd(stream, '*', 'e', JSON.stringify({ t: 'result', result: { ...wireResult, text: 'well formed' } }));
+    const handle = queue.job(id);
+    const result = handle.result;
+    const events: unknown[] = [];
+    for await (const event of handle.events) events.push(event);
+    expect(events).toEqual([forged[5]]);
+    expect((await result).text).toBe('well formed');
+    expect(reported.filter((error) => /not write was skipped/.test(error.message))).toHaveLength(5);
+  });
+
   it('a job named __proto__ with cli __proto__ is refused and the worker then runs a good job', async () => {
     const { queue, name } = newQueue();
     const { child, stderr } = await startWorkerProcess({ name, allowOptions: [] });
