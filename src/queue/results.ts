@@ -93,10 +93,19 @@ export function errorResult(provider: string, code: ErrorCode, message: string, 
   return { provider, status, text: '', output: undefined, sessionId: undefined, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 }, exitCode: undefined, signal: undefined, durationMs: 0, error: { name, code, message, provider }, pid: undefined, cliVersion: undefined };
 }
 
-/** The job's recorded result, if any; one that does not parse reads as a protocol error. */
+/**
+ * The most of a result key that is read: twice the longest line a run takes by default, past anything a
+ * worker records. A value of hundreds of MB written by hand would otherwise be read whole (V8 refuses a
+ * string over ~512 MB inside the Redis client) and parsed.
+ */
+const MAX_RESULT_BYTES = 64 * 1024 * 1024;
+
+/** The job's recorded result, if any; one that does not parse, or is larger than any the queue writes, reads as a protocol error. */
 export async function storedResult(redis: Redis, keys: Keys, id: string): Promise<WireResult | undefined> {
-  const text = await redis.get(keys.result(id));
-  if (text === null) return undefined;
+  // GETRANGE reads at most the bound (and one byte more, to tell a value past it); a missing key reads as "".
+  const text = await redis.getrange(keys.result(id), 0, MAX_RESULT_BYTES);
+  if (text === '' && (await redis.exists(keys.result(id))) === 0) return undefined;
+  if (Buffer.byteLength(text) > MAX_RESULT_BYTES) return errorResult('unknown', 'protocol', `job ${id}: its recorded result is larger than any the queue writes (${MAX_RESULT_BYTES} bytes)`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -107,6 +107,19 @@ describe('what a hand-written result or job does to a producer and a worker (iss
     }
   });
 
+  it('a result key larger than any the queue writes settles the handle as a protocol error, without reading it whole', async () => {
+    const { queue, name } = newQueue();
+    const redis = redisClient();
+    const id = await rawJob(queue, { cli: 'fake', prompt: 'x', options: {}, events: { maxLen: 100, raw: false } });
+    // The attacker writes a 100 MB result key (SETRANGE pads it with zero bytes); Redis takes up to 512 MB,
+    // past the longest string V8 makes, which the producer's Redis client would fail to read.
+    await redis.setrange(`coderline:${name}:result:${id}`, 100 * 1024 * 1024, '}');
+    cleanupAfterTest(() => redis.del(`coderline:${name}:result:${id}`).then(() => {}));
+    const result = await queue.job(id).result;
+    expect(result.error?.code).toBe('protocol');
+    expect(result.error?.message).toContain('larger than any the queue writes');
+  });
+
   it("events of the wrong shape written into a job's stream by hand are skipped (and reported); the ones the SDK makes reach the reader", async () => {
     const reported: Error[] = [];
     const { queue, name } = newQueue({ onError: (error) => reported.push(error) });
