@@ -9,6 +9,7 @@ import { cleanupAfterTest } from '../support/cleanup.js';
 import { done, fakeAdapter, script } from '../support/fake-adapter.js';
 import { markerPath, markingPrompt, newQueue, queueName, ran, rawJob } from '../support/queue-jobs.js';
 import { startWorkerProcess } from '../support/queue-workers.js';
+import { isGroupAlive } from '../support/processes.js';
 import { startRedis, testRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 
@@ -146,6 +147,21 @@ describe('what a hand-written result or job does to a producer and a worker (iss
     expect(events).toEqual([forged[5]]);
     expect((await result).text).toBe('well formed');
     expect(reported.filter((error) => /not write was skipped/.test(error.message))).toHaveLength(5);
+  });
+
+  it('anyone who may publish on the cancel channel cancels any job, as docs/scale.md says: it resolves cancelled and its CLI is gone', async () => {
+    const { queue, name } = newQueue();
+    await startWorkerProcess({ name });
+    const redis = redisClient();
+    const handle = await queue.enqueue('fake', 'x', script([{ out: { type: 'init', sessionId: 'c' } }, { hang: 1 }]));
+    for await (const event of handle.events) if (event.type === 'init') break;
+    // Another client of the queue's Redis, with no handle on the job, names it on the channel.
+    await redis.publish(`coderline:${name}:cancel`, handle.id);
+    const result = await handle.result;
+    expect(result.status).toBe('cancelled');
+    expect(result.error?.code).toBe('aborted');
+    expect(result.pid).toBeTypeOf('number');
+    await waitFor(() => !isGroupAlive(result.pid!));
   });
 
   it('a job named __proto__ with cli __proto__ is refused and the worker then runs a good job', async () => {
