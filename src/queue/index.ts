@@ -4,5 +4,6 @@
 import '../index.js';
 export { createQueue, type CoderQueue, type EnqueueOptions, type JobHandle, type QueueConfig } from './producer.js';
 export { createWorker, type CheckedJob, type CoderWorker, type WorkerConfig, type WorkerRunOptions } from './worker.js';
+export { DEFAULT_JOB_LIMITS, type JobLimits } from './job-limits.js';
 export type { RefusableOption } from './job-policy.js';
 export type { JobData, JobEventsOptions, JobSession, QueueRunOptions, WireResult } from './protocol.js';

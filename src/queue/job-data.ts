@@ -2,6 +2,7 @@
 // worker): Redis holds whatever anyone with access wrote there, so every problem is an issue in an
 // InvalidOptionsError, never a throw of another kind, whatever the value.
 import { InvalidOptionsError } from '../errors.js';
+import { checkSessionId } from '../schema/ids.js';
 import { isJsonObject } from '../schema/json.js';
 import { parseOptions } from '../core/run/validate.js';
 import { optionFields } from '../options.js';
@@ -32,6 +33,16 @@ function optionIssues(options: unknown): string[] {
   return issues;
 }
 
+/** checkSessionId's issue for a value that is no session id, as one of the job's issues. */
+function sessionIdIssues(value: unknown, what: string): string[] {
+  try {
+    checkSessionId(value, what);
+    return [];
+  } catch (error) {
+    return (error as InvalidOptionsError).issues;
+  }
+}
+
 function sessionIssues(session: unknown): string[] {
   if (session === undefined) return [];
   if (!isPlain(session)) return ['session must be an object'];
@@ -39,6 +50,8 @@ function sessionIssues(session: unknown): string[] {
   for (const key of Object.keys(session)) {
     if (key !== 'resume' && key !== 'fork' && key !== 'dir') issues.push(`unknown option "session.${key}"`);
     else if (typeof session[key] !== 'string' || session[key] === '') issues.push(`session.${key} must be a non-empty string`);
+    // The id reaches the CLI's argv: one like `--last` or `../x` would be a flag or a path there.
+    else if (key !== 'dir') issues.push(...sessionIdIssues(session[key], `session.${key}`));
   }
   if (session.resume !== undefined && session.fork !== undefined) issues.push('session: resume or fork, not both');
   return issues;

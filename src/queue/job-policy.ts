@@ -29,8 +29,6 @@ export interface JobPolicy {
   workspaceRoot: string | undefined;
   /** Where a job's session.dir may be; none: a job may name no session dir. */
   sessionRoot: string | undefined;
-  /** The longest prompt a job may carry, in UTF-8 bytes. */
-  maxPromptBytes: number;
 }
 
 /** The path as the file system resolves it: the real path of its longest existing prefix, then the rest. */
@@ -82,8 +80,6 @@ async function pathIssues(data: JobData, policy: JobPolicy): Promise<string[]> {
 /** Every option of the job this worker refuses, each named with why; empty when the job may run. */
 export async function refusedOptions(data: JobData, policy: JobPolicy): Promise<string[]> {
   const issues: string[] = [];
-  const bytes = Buffer.byteLength(data.prompt);
-  if (bytes > policy.maxPromptBytes) issues.push(`prompt: ${bytes} bytes, more than this worker's maxPromptBytes (${policy.maxPromptBytes})`);
   for (const key of workerOnlyOptions) {
     if (data.options[key] !== undefined && !policy.allowOptions.has(key)) issues.push(`${key}: a job may not set it; the worker decides (createWorker({ allowOptions: ['${key}'] }) lets jobs set it)`);
   }

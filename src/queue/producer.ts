@@ -12,6 +12,7 @@ import type { RunResult } from '../result.js';
 import { outputJsonSchemaOf } from '../core/options/output-schema.js';
 import { isStandardSchema } from '../schema/standard-schema.js';
 import { currentTraceContext } from '../core/run/run-hooks.js';
+import { reporterOf } from './reported-errors.js';
 import { StreamFollower } from './follower.js';
 import { checkedJobData } from './job-data.js';
 import { callbackOptions, DEFAULT_EVENTS, fromWire, keysOf, type JobData, type JobEventsOptions, type JobSession, type QueueRunOptions, type StreamEntry, type WireResult } from './protocol.js';
@@ -167,7 +168,7 @@ class JobFeed {
 export function createQueue(config: QueueConfig): CoderQueue {
   const connection = { ...config.connection, maxRetriesPerRequest: null };
   const keys = keysOf(config.name);
-  const onError = config.onError ?? (() => {});
+  const onError = reporterOf(config.onError);
   const bull = new Queue<JobData, WireResult>(config.name, { connection });
   bull.on('error', onError);
   const redis = new Redis(connection);

@@ -5,19 +5,44 @@
 import type { Redis } from 'ioredis';
 import type { ErrorCode } from '../errors.js';
 import { isJsonObject } from '../schema/json.js';
-import { keysOf, STREAM_FIELD, type StreamEntry, type WireResult } from './protocol.js';
+import { keysOf, STREAM_FIELD, type StreamEntry, type WireError, type WireResult } from './protocol.js';
 import { withWriteRetries } from './stream-writer.js';
+import { asStreamEvent, asUsage, isCount, isErrorCode, isInteger, isString, optional } from './wire-shapes.js';
 
 type Keys = ReturnType<typeof keysOf>;
 
 const STATUSES = new Set(['success', 'error', 'cancelled', 'stalled']);
+function asWireError(value: unknown): WireError | undefined {
+  if (!isJsonObject(value) || !isString(value.name) || !isErrorCode(value.code) || !isString(value.message) || !optional(value.provider, isString)) return undefined;
+  return { name: value.name, code: value.code as ErrorCode, message: value.message, ...(isString(value.provider) ? { provider: value.provider } : {}) };
+}
 
-/** A result read back from Redis, when it has the shape the queue writes. */
+/**
+ * A result read back from Redis (its key, a stream entry, BullMQ's return value), when it has the shape
+ * the queue writes: rebuilt from the RunResult's own fields, each of its type, so nothing else an
+ * attacker wrote beside them (an `events` array of any size, a prototype key) reaches a caller.
+ */
 export function asWireResult(value: unknown): WireResult | undefined {
-  if (!isJsonObject(value) || typeof value.status !== 'string' || !STATUSES.has(value.status) || typeof value.provider !== 'string' || typeof value.text !== 'string' || !isJsonObject(value.usage)) return undefined;
-  const { error } = value;
-  if (error !== undefined && !(isJsonObject(error) && typeof error.name === 'string' && typeof error.code === 'string' && typeof error.message === 'string')) return undefined;
-  return value as unknown as WireResult;
+  if (!isJsonObject(value) || !isString(value.status) || !STATUSES.has(value.status) || !isString(value.provider) || !isString(value.text)) return undefined;
+  const usage = asUsage(value.usage);
+  const error = value.error === undefined || value.error === null ? undefined : asWireError(value.error);
+  if (!usage || (value.error != null && !error)) return undefined;
+  const { sessionId, exitCode, signal, durationMs, pid, cliVersion } = value;
+  if (!optional(sessionId, isString) || !optional(exitCode, isInteger) || !optional(signal, isString) || !isCount(durationMs) || !optional(pid, isInteger) || !optional(cliVersion, isString)) return undefined;
+  return {
+    provider: value.provider,
+    status: value.status as WireResult['status'],
+    text: value.text,
+    output: value.output ?? undefined,
+    sessionId: sessionId ?? undefined,
+    usage,
+    exitCode: exitCode ?? undefined,
+    signal: signal ?? undefined,
+    durationMs,
+    error,
+    pid: pid ?? undefined,
+    cliVersion: cliVersion ?? undefined,
+  };
 }
 
 /** A stream entry read back from Redis, when it has a shape the queue writes. */
@@ -29,7 +54,10 @@ function asStreamEntry(text: string | undefined): StreamEntry | undefined {
     return undefined;
   }
   if (!isJsonObject(value)) return undefined;
-  if (value.t === 'event' && isJsonObject(value.event) && typeof value.event.type === 'string') return value as unknown as StreamEntry;
+  if (value.t === 'event') {
+    const event = asStreamEvent(value.event);
+    return event && { t: 'event', event };
+  }
   if (value.t === 'raw' && typeof value.line === 'string') return value as unknown as StreamEntry;
   const result = value.t === 'result' ? asWireResult(value.result) : undefined;
   return result && { t: 'result', result };
@@ -65,10 +93,19 @@ export function errorResult(provider: string, code: ErrorCode, message: string, 
   return { provider, status, text: '', output: undefined, sessionId: undefined, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 }, exitCode: undefined, signal: undefined, durationMs: 0, error: { name, code, message, provider }, pid: undefined, cliVersion: undefined };
 }
 
-/** The job's recorded result, if any; one that does not parse reads as a protocol error. */
+/**
+ * The most of a result key that is read: twice the longest line a run takes by default, past anything a
+ * worker records. A value of hundreds of MB written by hand would otherwise be read whole (V8 refuses a
+ * string over ~512 MB inside the Redis client) and parsed.
+ */
+const MAX_RESULT_BYTES = 64 * 1024 * 1024;
+
+/** The job's recorded result, if any; one that does not parse, or is larger than any the queue writes, reads as a protocol error. */
 export async function storedResult(redis: Redis, keys: Keys, id: string): Promise<WireResult | undefined> {
-  const text = await redis.get(keys.result(id));
-  if (text === null) return undefined;
+  // GETRANGE reads at most the bound (and one byte more, to tell a value past it); a missing key reads as "".
+  const text = await redis.getrange(keys.result(id), 0, MAX_RESULT_BYTES);
+  if (text === '' && (await redis.exists(keys.result(id))) === 0) return undefined;
+  if (Buffer.byteLength(text) > MAX_RESULT_BYTES) return errorResult('unknown', 'protocol', `job ${id}: its recorded result is larger than any the queue writes (${MAX_RESULT_BYTES} bytes)`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -11,14 +11,17 @@ import type { CoderStreamEvent } from '../events.js';
 import type { AdapterSpec, CanUseTool, OneShotOpts, Tool } from '../index.js';
 import { isJsonObject } from '../schema/json.js';
 import type { McpServerConfig } from '../core/tools/mcp-servers.js';
+import { runRedactor } from '../core/secrets/redact.js';
 import { runOnce, type RunTarget } from '../core/session/run-once.js';
 import { resolveAdapter, builtInAdapters } from '../registry.js';
 import { withRunOrigin, type RunOrigin } from '../core/run/run-hooks.js';
 import { checkedJobData } from './job-data.js';
+import { jobLimitsOf, limitIssues, type JobLimits, type JobRetries } from './job-limits.js';
 import { refusedOptions, workingDirectoryOf, type JobPolicy, type RefusableOption } from './job-policy.js';
 import { keysOf, toWire, type JobData, type JobSession, type WireResult } from './protocol.js';
 import { errorResult, recordResult } from './results.js';
 import { exponentialDelay, isRetried, retryAfterOf } from './retry.js';
+import { reporterOf } from './reported-errors.js';
 import { StreamWriter } from './stream-writer.js';
 
 /** Run options a worker gives a job's run: everything but what the worker itself wires (signal, event callbacks). */
@@ -61,8 +64,8 @@ export interface WorkerConfig {
   workspaceRoot?: string;
   /** The directory a job's `session.dir` must be inside (none: jobs may name no session dir). */
   sessionRoot?: string;
-  /** The longest prompt a job may carry, in UTF-8 bytes (default 1 MiB). */
-  maxPromptBytes?: number;
+  /** How much of this worker one job may hold (prompt size, timeouts, attempts, attachments, schema size); defaults in docs/scale.md. */
+  jobLimits?: Partial<JobLimits>;
   /**
    * The run's options from a job's, after the checks (refusals, names resolved, `inheritEnv: 'minimal'` and
    * the workspace root as defaults): what it returns is run as the worker's own word, unchecked by the allowlist.
@@ -129,7 +132,6 @@ function optsAreJson(opts: unknown): boolean {
 }
 
 const DEFAULT_RETENTION_SECONDS = 24 * 3600;
-const DEFAULT_MAX_PROMPT_BYTES = 1024 * 1024;
 /** Error events kept for a retry-after: the last few say it. */
 const KEPT_ERROR_EVENTS = 20;
 
@@ -137,7 +139,7 @@ export function createWorker(config: WorkerConfig): CoderWorker {
   const connection = { ...config.connection, maxRetriesPerRequest: null };
   const keys = keysOf(config.name);
   const retention = config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
-  const onError = config.onError ?? (() => {});
+  const onError = reporterOf(config.onError);
   const tools = new Map((config.tools ?? []).map((tool) => [tool.name, tool]));
   const policies = new Map(Object.entries(config.permissionPolicies ?? {}));
   const mcpServers = new Map(Object.entries(config.mcpServers ?? {}));
@@ -146,8 +148,8 @@ export function createWorker(config: WorkerConfig): CoderWorker {
     allowOptions: new Set(config.allowOptions ?? []),
     workspaceRoot: config.workspaceRoot,
     sessionRoot: config.sessionRoot,
-    maxPromptBytes: config.maxPromptBytes ?? DEFAULT_MAX_PROMPT_BYTES,
   };
+  const limits = jobLimitsOf(config.jobLimits);
   const redis = new Redis(connection);
   const subscriber = new Redis(connection);
   redis.on('error', onError);
@@ -168,8 +170,10 @@ export function createWorker(config: WorkerConfig): CoderWorker {
   };
 
   /** The run options of a checked job: refusals first, then the names it gives resolved against this worker's registries. */
-  const runOptionsOf = async (id: string, data: JobData): Promise<WorkerRunOptions> => {
+  const runOptionsOf = async (id: string, data: JobData, retries: JobRetries): Promise<WorkerRunOptions> => {
     const issues = await refusedOptions(data, policy);
+    const cwd = workingDirectoryOf(data.options, policy);
+    issues.push(...(await limitIssues(data, retries, limits, issues.length === 0 ? (cwd ?? process.cwd()) : undefined)));
     const { tools: toolNames, canUseTool: policyName, mcpServers: serverNames, ...rest } = data.options as { tools?: string[]; canUseTool?: string; mcpServers?: string[] };
     const lookup = <T>(registry: Map<string, T>, what: string, option: string, name: string): T | undefined => {
       const found = registry.get(name);
@@ -180,7 +184,6 @@ export function createWorker(config: WorkerConfig): CoderWorker {
     const canUseTool = policyName === undefined ? undefined : lookup(policies, 'policy', 'canUseTool', policyName);
     const servers = (serverNames ?? []).map((name) => [name, lookup(mcpServers, 'MCP server', 'mcpServers', name)] as const);
     if (issues.length > 0) throw new InvalidOptionsError(issues, data.cli);
-    const cwd = workingDirectoryOf(rest, policy);
     const options = {
       inheritEnv: 'minimal',
       ...rest,
@@ -220,9 +223,12 @@ export function createWorker(config: WorkerConfig): CoderWorker {
         }
         if (await redis.exists(keys.cancelled(id))) controller.abort();
         const adapter = adapterOf(data.cli);
-        const options = await runOptionsOf(id, data);
+        const options = await runOptionsOf(id, data, retriesOf(job));
         const origin: RunOrigin = { jobId: id, attempt: job.attemptsMade + 1, ...(data.trace ? { trace: data.trace } : {}), ...(data.previousAttempt ? { previousAttempt: data.previousAttempt } : {}) };
         if (data.session?.dir) await sessionDirReady(data.session.dir, data.cli);
+        // Raw lines come as the CLI printed them (the run redacts its events, not onRawLine), and the stream is
+        // read by anyone with access to Redis: the run's secrets are taken out here, as a recording's are.
+        const redactor = data.events.raw ? runRedactor(options, adapter, { ...process.env, ...options.extraEnv }) : undefined;
         const run = await withRunOrigin(origin, () =>
           runOnce(adapter, data.prompt, {
             ...options,
@@ -231,7 +237,7 @@ export function createWorker(config: WorkerConfig): CoderWorker {
               if (event.type === 'error' && errorEvents.push(event) > KEPT_ERROR_EVENTS) errorEvents.shift();
               events.push({ t: 'event', event });
             },
-            ...(data.events.raw ? { onRawLine: (line: string) => events.push({ t: 'raw', line }) } : {}),
+            ...(data.events.raw ? { onRawLine: (line: string) => events.push({ t: 'raw', line: redactor ? redactor.text(line) : line }) } : {}),
           }, { session: sessionTarget(data.session), ...(data.session?.dir ? { stateDir: data.session.dir } : {}) }),
         );
         result = toWire(run);
@@ -338,9 +344,17 @@ async function sessionDirReady(dir: string, provider: string): Promise<void> {
   }
 }
 
-/** The session a job names: a resume, a fork, else a new one. */
+/** The session a job names: a resume, a fork, else a new one (the ids were checked with the job's data). */
 function sessionTarget(session: JobSession | undefined): RunTarget {
-  if (session?.resume) return { kind: 'resume', sessionId: session.resume };
-  if (session?.fork) return { kind: 'fork', sessionId: session.fork };
+  // Present, not truthy: a resume that names no session is refused by the data check, never a new session.
+  if (session?.resume !== undefined) return { kind: 'resume', sessionId: session.resume };
+  if (session?.fork !== undefined) return { kind: 'fork', sessionId: session.fork };
   return { kind: 'new' };
+}
+
+/** A job's retries as BullMQ holds them: a number backoff is its delay, an object one has a delay field. */
+function retriesOf(job: Job<unknown>): JobRetries {
+  const { backoff } = job.opts;
+  const delay: unknown = typeof backoff === 'number' ? backoff : isJsonObject(backoff) ? backoff.delay : undefined;
+  return { attempts: job.opts.attempts, backoffMs: typeof delay === 'number' ? delay : undefined };
 }

@@ -1,9 +1,13 @@
 // coderline/otel with the OpenTelemetry SDK's in-memory exporter: a span per run with the GenAI
 // attributes, a child span per tool call, and a queued job's span parented to the enqueuer's span.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run, type TranslatedEvent } from '../../src/index.js';
 import { useTracerProvider } from '../../src/otel/index.js';
@@ -121,6 +125,31 @@ describe('coderline/otel', () => {
       expect(runSpan.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
       expect(runSpan.attributes['coderline.job.id']).toBe(handle.id);
     } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
+  it("a queued job's spans, retry reason and stored job data carry no secret the worker gave its run", async () => {
+    const name = `otel-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const secret = 'sk-queue-otel-0123456789';
+    const queue = createQueue({ connection: testRedis(), name });
+    // The worker's own key for the job's run (its jobOptions hook, which also scripts the CLI here); the
+    // CLI's first attempt prints it in a rate-limit error, which becomes the retry's reason in the job's
+    // data in Redis and on the next run's span.
+    const flag = join(mkdtempSync(join(tmpdir(), 'coderline-otel-')), 'first');
+    const steps = [{ firstRunOnly: { flag, steps: [{ out: { type: 'error', code: 'rate_limit', message: `429 for key ${secret}; retry after 0.01s`, fatal: true } }, { exit: 1 }] } }, done('second')];
+    const worker = createWorker({ connection: testRedis(), name, adapters: [fake], handleSignals: false, jobOptions: ({ options }) => ({ ...options, ...script(steps, { WORKER_TOKEN: secret }) }) });
+    const redis = new Redis(testRedis());
+    try {
+      await worker.ready();
+      const handle = await queue.enqueue('fake', 'x', {}, { attempts: 2, backoffMs: 10 });
+      expect((await handle.result).text).toBe('second');
+      const spans = JSON.stringify(exporter.getFinishedSpans().map((span) => ({ attributes: span.attributes, events: span.events, status: span.status })));
+      expect(spans).toContain('429 for key <redacted>');
+      expect(spans).not.toContain(secret);
+      expect(JSON.stringify(await redis.hgetall(`bull:${name}:${handle.id}`))).not.toContain(secret);
+    } finally {
+      redis.disconnect();
       await worker.close();
       await queue.close();
     }

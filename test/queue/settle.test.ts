@@ -206,6 +206,26 @@ describe('errors are the app\'s (issue 29, finding 4)', () => {
   });
 });
 
+describe('the watch and the follower race for a job\'s end (issue 29, second pass)', () => {
+  it('a producer whose follower reads nothing (XREAD refused) still hands every event before the result, from the watch', async () => {
+    const server = await ownRedis();
+    // Forces the race the watch can win under load: this producer's user may not XREAD, so its follower
+    // never brings an entry and the watch, finding the result key, is the only way the events arrive.
+    execFileSync('redis-cli', ['-p', String(server.port), 'ACL', 'SETUSER', 'noxread', 'on', '>noxread-password', '~*', '&*', '+@all', '-xread']);
+    const errors: Error[] = [];
+    const { queue, name } = queueOn({ host: '127.0.0.1', port: server.port, username: 'noxread', password: 'noxread-password' }, (error) => errors.push(error));
+    await startWorkerProcess({ name }, { host: '127.0.0.1', port: server.port });
+    const messages = ['one', 'two', 'three'].map((text) => ({ out: { type: 'message', text, delta: false } }));
+    const handle = await queue.enqueue('fake', 'x', script([init('w'), ...messages, done('three')]));
+    const events: CoderStreamEvent<string>[] = [];
+    for await (const event of handle.events) events.push(event);
+    expect(await handle.result).toMatchObject({ status: 'success', text: 'three' });
+    expect(events.filter((event) => event.type === 'message').map((event) => (event as { text: string }).text)).toEqual(['one', 'two', 'three']);
+    expect(events.map((event) => event.type)).toEqual(['init', 'message', 'message', 'message', 'done']);
+    expect(errors.some((error) => /NOPERM/.test(error.message))).toBe(true);
+  });
+});
+
 describe('the recipe\'s Redis: a password, an ACL user, TLS', () => {
   const password = 'queue-test-password';
 
