@@ -10,7 +10,7 @@ import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { decideOutcome, validateOutcome } from './outcome.js';
 import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
-import { redactedAlways, runRedactor, type Redactor } from './redact.js';
+import { deltaRedaction, redactedAlways, runRedactor, type Redactor } from './redact.js';
 import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
@@ -114,7 +114,12 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
 
   // Known once the environment is: events of lines that hold a secret are redacted as they are read (child-run.ts).
   let redactor: Redactor | undefined;
+  let deltas: ((event: TranslatedEvent) => TranslatedEvent[]) | undefined;
   const emit = (translated: TranslatedEvent): void => {
+    if (!deltas) return emitOne(translated);
+    for (const event of deltas(translated)) emitOne(event);
+  };
+  const emitOne = (translated: TranslatedEvent): void => {
     // Stamped in place (translators hand their events over, see Translator): a copy per event was
     // measured as the largest cost of a fast stream (docs/performance.md).
     let event = (redactor && redactedAlways(translated) ? redactor.event(translated) : translated) as CoderStreamEvent<string>;
@@ -207,6 +212,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       toolBridge,
     });
     redactor = runRedactor(opts, adapter, env, toolBridge?.secret);
+    deltas = redactor && deltaRedaction(redactor);
     if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 

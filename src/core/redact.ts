@@ -108,6 +108,20 @@ export class Redactor {
     return redacted;
   }
 
+  /** How many characters at the end of `text` could begin a secret (0 when none could). */
+  openEnd(text: string): number {
+    let longest = 0;
+    for (const needle of this.needles) {
+      for (let length = Math.min(needle.length - 1, text.length); length > longest; length -= 1) {
+        if (text.endsWith(needle.slice(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+
   /** Strings anywhere in a JSON-like value; a new object or array only where something changed. */
   value<T>(value: T): T {
     if (typeof value === 'string') return this.text(value) as T;
@@ -155,4 +169,39 @@ export function runRedactor(
  */
 export function redactedAlways(event: TranslatedEvent): boolean {
   return event.type === 'done' || event.type === 'error' || event.type === 'permission' || event.raw === null;
+}
+
+type DeltaEvent = Extract<TranslatedEvent, { type: 'message' | 'reasoning' }>;
+
+const restarts = (event: DeltaEvent) => event.type === 'message' && event.reset === true;
+
+/**
+ * The text deltas of one run or turn, with a secret split across two of them redacted too (a model
+ * streams a token in pieces; a consumer joins them). A delta whose text could end in the start of a
+ * secret waits for the next delta of its kind: if together they hold a secret, they go as one event,
+ * its text redacted and `raw: null` (each line's raw would show a piece of the secret); else they go
+ * as they came. What waits is let go before any other event.
+ */
+export function deltaRedaction(redactor: Redactor): (event: TranslatedEvent) => TranslatedEvent[] {
+  const pending = new Map<DeltaEvent['type'], { events: DeltaEvent[]; text: string }>();
+  const release = (): TranslatedEvent[] => {
+    const released = [...pending.values()].flatMap(({ events }) => events);
+    pending.clear();
+    return released;
+  };
+  return (event) => {
+    if ((event.type !== 'message' && event.type !== 'reasoning') || !event.delta) return [...release(), event];
+    const held = restarts(event) ? undefined : pending.get(event.type);
+    pending.delete(event.type);
+    const others = release();
+    const joined = (held?.text ?? '') + event.text;
+    const first = held?.events[0];
+    const events: DeltaEvent[] = held && redactor.holds(joined)
+      ? [{ ...event, text: redactor.text(joined), raw: null, ...(first && restarts(first) ? { reset: true } : {}) }]
+      : [...(held?.events ?? []), event];
+    const text = events.length === 1 ? events[0]!.text : joined;
+    if (redactor.openEnd(text) === 0) return [...others, ...events];
+    pending.set(event.type, { events, text });
+    return others;
+  };
 }
