@@ -53,6 +53,10 @@ export const piAdapter: AdapterSpec<'pi'> = {
     if ((session.kind === 'resume' || session.kind === 'fork') && session.sessionId.endsWith('.jsonl')) {
       throw new InvalidOptionsError([`the session id to ${session.kind}: "${session.sessionId}" ends in .jsonl, which pi opens as a file path, not an id`], 'pi');
     }
+    // --tools and --exclude-tools are comma lists to pi (1.6.0): "read,bash" would allow bash.
+    const lists = { allowedTools: opts.allowedTools, 'permissionPolicy.allow': opts.permissionPolicy?.allow, 'permissionPolicy.deny': opts.permissionPolicy?.deny };
+    const split = Object.entries(lists).flatMap(([option, names]) => (names ?? []).filter((name) => name.includes(',')).map((name) => `${option}: ${JSON.stringify(name)} holds ",", which pi reads as two tools`));
+    if (split.length) throw new InvalidOptionsError(split, 'pi');
     // pi inlines an @file as text, a PDF's bytes too: the model would read raw PDF syntax.
     const pdf = opts.files?.find(isPdf);
     if (pdf) throw new FeatureNotSupportedError('pi', 'files', `pi reads "${pdf}" as plain text (it has no PDF attachments); extract its text into a .txt or .md file and attach that.`);
