@@ -15,7 +15,7 @@ describe('pi: a tool name is one tool', () => {
     // "read,bash", and pi got `--tools read,bash`: bash allowed.
     expect(piArgs({ allowedTools: ['read,bash'] }, { kind: 'new' })).toEqual(expect.arrayContaining(['--tools', 'read,bash']));
     expect(check({ allowedTools: ['read,bash'] })).toThrow(InvalidOptionsError);
-    expect(check({ permissionPolicy: { allow: ['read, bash'] } })).toThrow(/permissionPolicy\.allow: "read, bash" holds ",", which pi reads as two tools/);
+    expect(check({ permissionPolicy: { allow: ['read, bash'] } })).toThrow(/permissionPolicy\.allow: "read, bash" holds a separator outside parentheses, which pi reads as two rules/);
     expect(check({ permissionPolicy: { deny: ['bash,'] } })).toThrow(InvalidOptionsError);
   });
 

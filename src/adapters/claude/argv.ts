@@ -3,7 +3,7 @@
 // --disallowed-tools, --mcp-config) would otherwise swallow whatever argument follows them, and a
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
-import { repeatedFlagJoined } from '../../core/flags.js';
+import { repeatedFlagJoined, rulesSplitByCli } from '../../core/flags.js';
 import { isUuid } from '../../core/ids.js';
 import { readAttachments, type Attachments } from '../../core/attachments.js';
 import { isStdioServer, mcpServerEntries } from '../../core/mcp-servers.js';
@@ -36,17 +36,6 @@ export const bypassAsRootMessage =
   'If this is a sandbox or container where that is acceptable, pass extraEnv: { IS_SANDBOX: "1" }; ' +
   'otherwise run as a normal user, or use permissionPolicy.allow to allow the tools you need.';
 
-/** True when a tool rule has a comma or whitespace outside its parentheses: the CLI would read two rules. */
-function splitsInTwo(rule: string): boolean {
-  let depth = 0;
-  for (const char of rule) {
-    if (char === '(') depth += 1;
-    else if (char === ')') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && (char === ',' || /\s/.test(char))) return true;
-  }
-  return false;
-}
-
 /** Value checks the capability table cannot express. Throws before anything is spawned. */
 export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget): void {
   const issues: string[] = [];
@@ -64,10 +53,7 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
     issues.push('sessionId names a new session; it cannot be combined with resume/continue');
   }
   // --allowed-tools and --disallowed-tools values are comma or space lists to the CLI (2.1.332): "Read Bash" allowed Bash.
-  const rules = { allowedTools: opts.allowedTools, 'permissionPolicy.allow': opts.permissionPolicy?.allow, 'permissionPolicy.deny': opts.permissionPolicy?.deny };
-  for (const [option, list] of Object.entries(rules)) {
-    for (const rule of (list ?? []).filter(splitsInTwo)) issues.push(`${option}: ${JSON.stringify(rule)} has a comma or space outside parentheses, which claude reads as two rules`);
-  }
+  issues.push(...rulesSplitByCli({ allowedTools: opts.allowedTools, 'permissionPolicy.allow': opts.permissionPolicy?.allow, 'permissionPolicy.deny': opts.permissionPolicy?.deny }, /[,\s]/, 'claude'));
   if (issues.length) throw new InvalidOptionsError(issues, 'claude');
 
   if (opts.reasoningEffort !== undefined && !claudeEfforts.includes(opts.reasoningEffort)) {

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { isStdioServer, mcpServerEntries, mcpValueVar, valuesByReference, type McpServerConfig } from '../../core/mcp-servers.js';
 import { isUuid } from '../../core/ids.js';
+import { rulesSplitByCli } from '../../core/flags.js';
 import { compareVersions } from '../../core/version.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
 import { InvalidOptionsError } from '../../errors.js';
@@ -38,6 +39,9 @@ export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarge
   if (opts.copilotMode && policyMode === 'plan' && opts.copilotMode !== 'plan') {
     issues.push(`copilotMode "${opts.copilotMode}" contradicts permissionPolicy.mode "plan"`);
   }
+  // The tool flags' values are comma lists to the CLI (1.0.102): allowedTools ["write,shell"] allowed shell.
+  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
+  issues.push(...rulesSplitByCli({ 'allowedTools / permissionPolicy.allow': allowed, 'permissionPolicy.deny': opts.permissionPolicy?.deny, copilotAvailableTools: opts.copilotAvailableTools, copilotExcludedTools: opts.copilotExcludedTools }, /,/, 'copilot'));
   if (issues.length) throw new InvalidOptionsError(issues, 'copilot');
 }
 

@@ -2,6 +2,7 @@
 // @mariozechner/pi-coding-agent 0.73+), driven as `pi --mode json --print` with the prompt on stdin.
 import type { AdapterSpec, ExitInfo } from '../../core/adapter.js';
 import { isPdf } from '../../core/attachments.js';
+import { rulesSplitByCli } from '../../core/flags.js';
 import { FeatureNotSupportedError, InvalidOptionsError, type ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
 import { piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
@@ -54,8 +55,7 @@ export const piAdapter: AdapterSpec<'pi'> = {
       throw new InvalidOptionsError([`the session id to ${session.kind}: "${session.sessionId}" ends in .jsonl, which pi opens as a file path, not an id`], 'pi');
     }
     // --tools and --exclude-tools are comma lists to pi (1.6.0): "read,bash" would allow bash.
-    const lists = { allowedTools: opts.allowedTools, 'permissionPolicy.allow': opts.permissionPolicy?.allow, 'permissionPolicy.deny': opts.permissionPolicy?.deny };
-    const split = Object.entries(lists).flatMap(([option, names]) => (names ?? []).filter((name) => name.includes(',')).map((name) => `${option}: ${JSON.stringify(name)} holds ",", which pi reads as two tools`));
+    const split = rulesSplitByCli({ allowedTools: opts.allowedTools, 'permissionPolicy.allow': opts.permissionPolicy?.allow, 'permissionPolicy.deny': opts.permissionPolicy?.deny }, /,/, 'pi');
     if (split.length) throw new InvalidOptionsError(split, 'pi');
     // pi inlines an @file as text, a PDF's bytes too: the model would read raw PDF syntax.
     const pdf = opts.files?.find(isPdf);
