@@ -2,7 +2,8 @@
 // recordings, and through them spans). A run knows its secrets: the values of extraEnv, of its MCP
 // servers' env and headers, of codexConfig and copilotAdditionalMcpConfig, the values in extraArgs, the
 // CLI's own auth variables and the tool bridge's per-run secret. Each is replaced by `<redacted>`
-// wherever it appears, as printed or JSON-escaped (how it shows inside a record the CLI printed).
+// wherever it appears, as printed, JSON-escaped (how it shows inside a record the CLI printed) or
+// percent-encoded (inside a URL).
 import { existsSync } from 'node:fs';
 import type { TranslatedEvent } from '../events.js';
 import type { ResolvedOpts } from '../options.js';
@@ -92,6 +93,8 @@ export class Redactor {
       needles.add(value);
       // Inside a JSON line a value with quotes, backslashes or control characters shows escaped.
       needles.add(JSON.stringify(value).slice(1, -1));
+      // In a URL a CLI quotes (a proxy or base URL with credentials), it shows percent-encoded.
+      needles.add(encodeURIComponent(value));
     }
     return needles.size > 0 ? new Redactor([...needles]) : undefined;
   }
