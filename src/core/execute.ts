@@ -10,7 +10,7 @@ import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { decideOutcome, validateOutcome } from './outcome.js';
 import { readChild, type EventSink } from './child-run.js';
 import { RunTracker } from './run-tracker.js';
-import { deltaRedaction, redactedAlways, runRedactor, type Redactor } from './redact.js';
+import { deltaRedaction, redactedAlways, runRedactor, type DeltaRedaction, type Redactor } from './redact.js';
 import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from './temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from './permission.js';
@@ -114,10 +114,10 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
 
   // Known once the environment is: events of lines that hold a secret are redacted as they are read (child-run.ts).
   let redactor: Redactor | undefined;
-  let deltas: ((event: TranslatedEvent) => TranslatedEvent[]) | undefined;
+  let deltas: DeltaRedaction | undefined;
   const emit = (translated: TranslatedEvent): void => {
     if (!deltas) return emitOne(translated);
-    for (const event of deltas(translated)) emitOne(event);
+    for (const event of deltas.push(translated)) emitOne(event);
   };
   const emitOne = (translated: TranslatedEvent): void => {
     // Stamped in place (translators hand their events over, see Translator): a copy per event was
@@ -225,6 +225,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       hostBusy: () => asking > 0,
       redactor,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
+    for (const event of deltas?.flush() ?? []) emitOne(event);
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;
     if (lastUsageTotal) memory.usageTotal = lastUsageTotal;

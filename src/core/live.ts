@@ -365,9 +365,12 @@ export class LiveSession<P extends string = string> {
       lastActivity: started,
       emit: (translated) => {
         const redacted = this.redacted(translated);
-        for (const event of deltas ? deltas(redacted) : [redacted]) deliverOne(event as CoderStreamEvent<P>);
+        for (const event of deltas ? deltas.push(redacted) : [redacted]) deliverOne(event as CoderStreamEvent<P>);
       },
-      finish: (end) => finished(end),
+      finish: (end) => {
+        for (const event of deltas?.flush() ?? []) deliverOne(event as CoderStreamEvent<P>);
+        finished(end);
+      },
     };
     this.turn = turn;
 

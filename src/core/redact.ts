@@ -183,16 +183,23 @@ const restarts = (event: DeltaEvent) => event.type === 'message' && event.reset 
  * streams a token in pieces; a consumer joins them). A delta whose text could end in the start of a
  * secret waits for the next delta of its kind: if together they hold a secret, they go as one event,
  * its text redacted and `raw: null` (each line's raw would show a piece of the secret); else they go
- * as they came. What waits is let go before any other event.
+ * as they came. What waits is let go before any other event, or when the stream ends.
  */
-export function deltaRedaction(redactor: Redactor): (event: TranslatedEvent) => TranslatedEvent[] {
+export interface DeltaRedaction {
+  /** The events to pass on now for `event` (none while a delta waits). */
+  push(event: TranslatedEvent): TranslatedEvent[];
+  /** What still waits, when the stream has ended without another event. */
+  flush(): TranslatedEvent[];
+}
+
+export function deltaRedaction(redactor: Redactor): DeltaRedaction {
   const pending = new Map<DeltaEvent['type'], { events: DeltaEvent[]; text: string }>();
   const release = (): TranslatedEvent[] => {
     const released = [...pending.values()].flatMap(({ events }) => events);
     pending.clear();
     return released;
   };
-  return (event) => {
+  const push = (event: TranslatedEvent): TranslatedEvent[] => {
     if ((event.type !== 'message' && event.type !== 'reasoning') || !event.delta) return [...release(), event];
     const held = restarts(event) ? undefined : pending.get(event.type);
     pending.delete(event.type);
@@ -207,4 +214,5 @@ export function deltaRedaction(redactor: Redactor): (event: TranslatedEvent) => 
     pending.set(event.type, { events, text });
     return others;
   };
+  return { push, flush: release };
 }

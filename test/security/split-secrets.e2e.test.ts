@@ -52,7 +52,7 @@ describe('deltaRedaction', () => {
   const message = (text: string, more: object = {}): TranslatedEvent => ({ type: 'message', role: 'assistant', text, delta: true, raw: { text }, ...more });
   const feed = (events: TranslatedEvent[]) => {
     const deltas = deltaRedaction(redactor);
-    return events.flatMap((event) => deltas(event));
+    return [...events.flatMap((event) => deltas.push(event)), ...deltas.flush()];
   };
 
   it('holds a delta that could end in the start of a secret, and lets it go as it came before any other event', () => {
@@ -69,6 +69,8 @@ describe('deltaRedaction', () => {
   it('a secret across three deltas is one event, <redacted> and without raw; a reset drops what was held', () => {
     const joined = feed([message('Bea'), message(`rer ${token.slice(0, 5)}`), message(`${token.slice(5)}!`)]);
     expect(joined).toEqual([expect.objectContaining({ type: 'message', text: '<redacted>!', raw: null })]);
+    // A stream that ends on a waiting delta (the CLI died) still hands it over.
+    expect(feed([message('cut off at Bear')]).map((event) => (event.type === 'message' ? event.text : ''))).toEqual(['cut off at Bear']);
     const reset = feed([message('x Bearer'), message('new Bear', { reset: true }), message('d.')]);
     expect(reset.map((event) => [event.type === 'message' ? event.text : '', event.type === 'message' ? event.reset : undefined])).toEqual([
       ['new Bear', true],
