@@ -21,6 +21,7 @@ describe('copilot (real binary): one allowedTools entry is one rule', () => {
     // The attacker: an app lets a job allow "write…" tools (a prefix check); the job sends "write,shell".
     await expect(run(copilotAdapter, 'Write the marker.', { ...opts, allowedTools: ['write,shell'] })).rejects.toBeInstanceOf(InvalidOptionsError);
     await expect(run(copilotAdapter, 'x', { ...opts, permissionPolicy: { deny: ['shell,write'] } })).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(run(copilotAdapter, 'x', { ...opts, copilotAllowUrls: ['docs.example.com,attacker.example'] })).rejects.toBeInstanceOf(InvalidOptionsError);
     expect(existsSync(join(cwd, 'marker.txt'))).toBe(false);
     expect(fake.requests).toHaveLength(0);
     // Rules without a separator outside parentheses pass.
