@@ -61,6 +61,14 @@ describe('extraArgs: every spelling of an owned flag is refused', () => {
     expect(refusal(piAdapter, ['--offline', '--verbose'])).toBeUndefined();
   });
 
+  it('the spellings of the permission mode the adapter owns: claude --dangerously-skip-permissions, copilot --yolo / --allow-all-tools', () => {
+    // The attacker: extraArgs ["--dangerously-skip-permissions"] on a run with canUseTool or
+    // permissionPolicy: the CLI would never ask, and the gate would see nothing (claude's --help:
+    // "Bypass all permission checks"; copilot's --yolo is --allow-all, which the adapter owns).
+    for (const flag of ['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions']) expect(refusal(claudeAdapter, [flag]), flag).toContain(flag);
+    for (const flag of ['--yolo', '--allow-all-tools']) expect(refusal(copilotAdapter, [flag]), flag).toContain(flag);
+  });
+
   it('codex: a subcommand as a bare word (resume <thread>, fork, review)', () => {
     // The attacker: extraArgs ["resume", "<thread>"] makes `exec … resume <thread> -` of a new run:
     // a thread the app never named is resumed, around the core's session checks.
