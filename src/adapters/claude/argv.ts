@@ -3,7 +3,7 @@
 // --disallowed-tools, --mcp-config) would otherwise swallow whatever argument follows them, and a
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
-import { repeatedFlagJoined } from '../../core/options/flags.js';
+import { repeatedFlagJoined, rulesSplitByCli } from '../../core/options/flags.js';
 import { isUuid } from '../../schema/ids.js';
 import { readAttachments, type Attachments } from '../../core/options/attachments.js';
 import { bridgedServers } from '../../core/tools/mcp-servers.js';
@@ -52,6 +52,8 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
   if (opts.sessionId !== undefined && session.kind !== 'new' && session.kind !== 'fork') {
     issues.push('sessionId names a new session; it cannot be combined with resume/continue');
   }
+  // --allowed-tools and --disallowed-tools values are comma or space lists to the CLI (2.1.332): "Read Bash" allowed Bash.
+  issues.push(...rulesSplitByCli({ allowedTools: opts.allowedTools, 'permissionPolicy.allow': opts.permissionPolicy?.allow, 'permissionPolicy.deny': opts.permissionPolicy?.deny }, /[,\s]/, 'claude'));
   if (issues.length) throw new InvalidOptionsError(issues, 'claude');
 
   if (opts.reasoningEffort !== undefined && !claudeEfforts.includes(opts.reasoningEffort)) {

@@ -60,5 +60,5 @@ export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
   strictMcpConfig: "Codex has no switch that drops only the configured MCP servers (-c merges into config.toml); codexIgnoreUserConfig leaves out the user's whole config.toml, MCP servers included.",
 };
 
-/** Flags the codex adapter sets itself, with their aliases: JSON output, the working directory, the sandbox, -c (use codexConfig) and every flag an option above sets. extraArgs may not pass them. */
-export const codexOwnedFlags: readonly string[] = ['--json', '--skip-git-repo-check', '-C', '--cd', '-m', '--model', '-s', '--sandbox', '--dangerously-bypass-approvals-and-sandbox', '--add-dir', '--disable', '--ephemeral', '--ignore-user-config', '--ignore-rules', '-c', '--config', '-i', '--image', '--output-schema', '--last', '--'];
+/** Flags the codex adapter sets itself, with their aliases: JSON output, the working directory, the sandbox, -c (use codexConfig) and every flag an option above sets; and exec's subcommands (`resume <thread>` in extraArgs would resume a thread the run never named). extraArgs may not pass them. */
+export const codexOwnedFlags: readonly string[] = ['--json', '--skip-git-repo-check', '-C', '--cd', '-m', '--model', '-s', '--sandbox', '--dangerously-bypass-approvals-and-sandbox', '--add-dir', '--disable', '--ephemeral', '--ignore-user-config', '--ignore-rules', '-c', '--config', '-i', '--image', '--output-schema', '--last', '--', 'resume', 'fork', 'review'];

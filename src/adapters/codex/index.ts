@@ -22,6 +22,12 @@ function validateCodexOpts(opts: ResolvedOpts): void {
   // Each key opens a `-c` value, and clap reads a value that starts with `-` as a flag (0.171.0 exits 2).
   const flagKey = Object.keys(opts.codexConfig ?? {}).find((key) => key.startsWith('-'));
   if (flagKey !== undefined) throw new InvalidOptionsError([`codexConfig key ${JSON.stringify(flagKey)}: a config key cannot start with "-"`], 'codex');
+  // Codex splits `-c` at the first `=` and reads the rest as TOML (`#` a comment): `model="x"#` would set model.
+  const splitKey = Object.keys(opts.codexConfig ?? {}).find((key) => /[=\u0000-\u001f\u007f]/.test(key));
+  if (splitKey !== undefined) throw new InvalidOptionsError([`codexConfig key ${JSON.stringify(splitKey)}: a config key cannot hold "=" or a control character`], 'codex');
+  // `--image <FILE>...` splits its value at commas (0.171.0): "a.png,/elsewhere/x.png" sent two images.
+  const splitImage = [...(opts.images ?? []), ...(opts.codexImages ?? [])].find((path) => path.includes(','));
+  if (splitImage !== undefined) throw new InvalidOptionsError([`image ${JSON.stringify(splitImage)}: codex reads a path with "," as two images; rename the file`], 'codex');
   const plan = opts.permissionPolicy?.mode === 'plan';
   if (plan && opts.codexSandbox !== undefined && opts.codexSandbox !== 'read-only') {
     throw new CoderError('invalid_options', `codex: permissionPolicy.mode "plan" means --sandbox read-only, but codexSandbox is "${opts.codexSandbox}".`, { provider: 'codex' });

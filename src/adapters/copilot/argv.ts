@@ -6,6 +6,7 @@ import { bridgedServers } from '../../core/tools/mcp-servers.js';
 import { isUuid } from '../../schema/ids.js';
 import { compareVersions } from '../../core/versions/version.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
+import { rulesSplitByCli } from '../../core/options/flags.js';
 import { InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { readUsageFile } from './usage-file.js';
@@ -38,6 +39,10 @@ export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarge
   if (opts.copilotMode && policyMode === 'plan' && opts.copilotMode !== 'plan') {
     issues.push(`copilotMode "${opts.copilotMode}" contradicts permissionPolicy.mode "plan"`);
   }
+  // The list flags' values are comma lists to the CLI (1.0.102): allowedTools ["write,shell"] allowed shell
+  // (measured); --allow-url and --deny-url are list flags of the same kind.
+  const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
+  issues.push(...rulesSplitByCli({ 'allowedTools / permissionPolicy.allow': allowed, 'permissionPolicy.deny': opts.permissionPolicy?.deny, copilotAvailableTools: opts.copilotAvailableTools, copilotExcludedTools: opts.copilotExcludedTools, copilotAllowUrls: opts.copilotAllowUrls, copilotDenyUrls: opts.copilotDenyUrls }, /,/, 'copilot'));
   if (issues.length) throw new InvalidOptionsError(issues, 'copilot');
 }
 

@@ -2,6 +2,7 @@
 // @mariozechner/pi-coding-agent 0.73+), driven as `pi --mode json --print` with the prompt on stdin.
 import type { AdapterSpec, ExitInfo } from '../../core/contract/adapter.js';
 import { isPdf } from '../../core/options/attachments.js';
+import { rulesSplitByCli } from '../../core/options/flags.js';
 import { FeatureNotSupportedError, InvalidOptionsError, type ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
 import { piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
@@ -53,6 +54,9 @@ export const piAdapter: AdapterSpec<'pi'> = {
     if ((session.kind === 'resume' || session.kind === 'fork') && session.sessionId.endsWith('.jsonl')) {
       throw new InvalidOptionsError([`the session id to ${session.kind}: "${session.sessionId}" ends in .jsonl, which pi opens as a file path, not an id`], 'pi');
     }
+    // --tools and --exclude-tools are comma lists to pi (1.6.0): "read,bash" would allow bash.
+    const split = rulesSplitByCli({ allowedTools: opts.allowedTools, 'permissionPolicy.allow': opts.permissionPolicy?.allow, 'permissionPolicy.deny': opts.permissionPolicy?.deny }, /,/, 'pi');
+    if (split.length) throw new InvalidOptionsError(split, 'pi');
     // pi inlines an @file as text, a PDF's bytes too: the model would read raw PDF syntax.
     const pdf = opts.files?.find(isPdf);
     if (pdf) throw new FeatureNotSupportedError('pi', 'files', `pi reads "${pdf}" as plain text (it has no PDF attachments); extract its text into a .txt or .md file and attach that.`);

@@ -26,7 +26,7 @@ import { compareVersions } from '../versions/version.js';
 import { checkWorkingDirectory, prepareLaunch } from '../run/launch.js';
 import { readAttachments, type Attachments } from '../options/attachments.js';
 import type { RecordedLine } from './live-recording.js';
-import { redactedAlways, runRedactor, type Redactor } from '../secrets/redact.js';
+import { deltaRedaction, redactedAlways, runRedactor, type Redactor } from '../secrets/redact.js';
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
 const CONTROL_TIMEOUT_MS = 30_000;
@@ -358,6 +358,16 @@ export class LiveSession<P extends string = string> {
     const collected: CoderStreamEvent<P>[] | undefined = opts.collectEvents ? [] : undefined;
     let finished!: (end: ChannelEnd | undefined) => void;
     const over = new Promise<ChannelEnd | undefined>((done) => (finished = done));
+    const deltas = this.redactor && deltaRedaction(this.redactor);
+    const deliverOne = (event: CoderStreamEvent<P>) => {
+      event.provider = this.adapter.name;
+      event.ts = Date.now();
+      if (event.type === 'init' && event.sessionId) this.sessionId = event.sessionId;
+      tracker.observe(event);
+      collected?.push(event);
+      this.guard(turn, () => opts.onEvent?.(event as CoderStreamEvent));
+      sink.push(event);
+    };
     const turn: Turn = {
       opts,
       translator: this.sessionTranslator ?? this.newTranslator(opts),
@@ -368,16 +378,11 @@ export class LiveSession<P extends string = string> {
       over: new AbortController(),
       lastActivity: started,
       emit: (translated) => {
-        const event = this.redacted(translated) as CoderStreamEvent<P>;
-        event.provider = this.adapter.name;
-        event.ts = Date.now();
-        if (event.type === 'init' && event.sessionId) this.sessionId = event.sessionId;
-        tracker.observe(event);
-        collected?.push(event);
-        this.guard(turn, () => opts.onEvent?.(event as CoderStreamEvent));
-        sink.push(event);
+        const redacted = this.redacted(translated);
+        for (const event of deltas ? deltas.push(redacted) : [redacted]) deliverOne(event as CoderStreamEvent<P>);
       },
       finish: (end) => {
+        for (const event of deltas?.flush() ?? []) deliverOne(event as CoderStreamEvent<P>);
         // The turn's records are all in: the bridge calls still waiting for one are reported in this turn.
         this.gate?.flush();
         finished(end);

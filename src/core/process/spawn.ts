@@ -31,13 +31,17 @@ function argumentName(args: readonly string[], i: number): string {
 }
 
 /**
- * What cannot reach a process: a NUL byte in an argument or in the environment (the OS would end the
- * string there). Values are not quoted: argv and environment values are often secrets.
+ * What cannot reach a process as given: a NUL byte in an argument or in the environment (the OS would
+ * end the string there), and a variable name that is empty or holds `=` (Node writes `NAME=VALUE`, and
+ * the child reads the name up to the first `=`: `NODE_OPTIONS=--require=x` would be NODE_OPTIONS).
+ * Values are not quoted: argv and environment values are often secrets, and so is what follows a `=`.
  */
 export function unpassableToProcess(args: readonly string[], env: Record<string, string>): string[] {
   const issues = args.flatMap((arg, i) => (arg.includes('\0') ? [`command-line argument ${i + 1}${argumentName(args, i)} contains a NUL byte`] : []));
   for (const [name, value] of Object.entries(env)) {
     if (name.includes('\0') || value.includes('\0')) issues.push(`environment variable ${name.replaceAll('\0', '\\0')} contains a NUL byte`);
+    else if (name === '') issues.push('environment variable name "" is empty');
+    else if (name.includes('=')) issues.push(`environment variable name ${name.slice(0, name.indexOf('='))}=… holds "=": the CLI would read it as ${name.slice(0, name.indexOf('=')) || 'another name'}`);
   }
   return issues;
 }

@@ -9,7 +9,7 @@ import { checkWorkingDirectory, prepareLaunch } from './launch.js';
 import { decideOutcome, validateOutcome } from '../stream/outcome.js';
 import { readChild, type ChildRequest } from '../stream/child-run.js';
 import { RunTracker } from '../stream/run-tracker.js';
-import { redactedAlways, runRedactor, type Redactor } from '../secrets/redact.js';
+import { deltaRedaction, redactedAlways, runRedactor, type DeltaRedaction, type Redactor } from '../secrets/redact.js';
 import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from '../process/temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from '../../permission.js';
@@ -113,7 +113,12 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
   let redactor: Redactor | undefined;
   // Sees the CLI's records, to tell the bridge's calls that came through the CLI (bridge-gate.ts).
   let gate: BridgeGate | undefined;
+  let deltas: DeltaRedaction | undefined;
   const emit = (translated: TranslatedEvent): void => {
+    if (!deltas) return emitOne(translated);
+    for (const event of deltas.push(translated)) emitOne(event);
+  };
+  const emitOne = (translated: TranslatedEvent): void => {
     // Stamped in place (translators hand their events over, see Translator): a copy per event was
     // measured as the largest cost of a fast stream (docs/performance.md).
     let event = (redactor && redactedAlways(translated) ? redactor.event(translated) : translated) as CoderStreamEvent<string>;
@@ -220,6 +225,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       toolBridge,
     });
     redactor = runRedactor(opts, adapter, env, toolBridge?.secret);
+    deltas = redactor && deltaRedaction(redactor);
     if (warning) emit({ type: 'progress', kind: 'warning', subtype: 'version', message: warning, raw: null });
     if (opts.signal?.aborted) return cancelledBeforeStart(version);
 
@@ -232,6 +238,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
       hostBusy: () => asking > 0 || gate?.asking() === true,
       redactor,
     }).finally(() => opts.signal?.removeEventListener('abort', forwardAbort));
+    for (const event of deltas?.flush() ?? []) emitOne(event);
     gate?.end();
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;

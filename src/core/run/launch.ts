@@ -61,6 +61,9 @@ export async function prepareLaunch<I extends Omit<Invocation, 'stdin'>>(request
   const executable = executableFor(opts.executablePath ?? adapter.binary);
   // The inherited layer once for both environments: the probe's, and the CLI's with the adapter's settings.
   const inherited = inheritedEnv({ inherited: process.env, inherit: opts.inheritEnv, cli: adapter });
+  // Before the probe too: it gets the caller's extraEnv, and Node's own error would quote the value.
+  const unpassableExtra = unpassableToProcess([], opts.extraEnv ?? {});
+  if (unpassableExtra.length > 0) throw new InvalidOptionsError(unpassableExtra, adapter.name);
   const probeEnv = withUpperLayers(inherited, { extra: opts.extraEnv, unset: opts.unsetEnv });
   const { version, warning } = await checkVersion(adapter, executable, probeEnv, cwd);
   checkVersionedSupport(adapter, opts, request.session, version);

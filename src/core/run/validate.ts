@@ -66,17 +66,25 @@ export function parseOptions<F extends OptionFieldTable>(table: F, value: unknow
   return parsed as OptionsOf<F>;
 }
 
-/** The flag an argument names (`--flag=value` → `--flag`, `-mgpt` → `-m`), if it is one. */
-function flagName(arg: string): string | undefined {
-  if (arg === '--') return arg;
-  if (arg.startsWith('--')) return arg.split('=')[0];
-  return /^-[A-Za-z]/.test(arg) ? arg.slice(0, 2) : undefined;
+/**
+ * The flags an argument may name: `--flag=value` → `--flag`; a single-dash token both whole (pi's own
+ * `-xt`, `-nt` aliases) and as a cluster of short flags, letter by letter up to the first other
+ * character (clap and commander read `-sC<dir>` as `-s -C <dir>`, copilot 1.0.102). A letter of an
+ * attached value counts too (`-ofile` holds `-i`): such a value goes as `--long-flag=value` instead.
+ * A bare word names itself, for the subcommands an adapter owns (codex's `resume <thread>`).
+ */
+function flagNames(arg: string): string[] {
+  if (arg === '--' || !arg.startsWith('-')) return [arg];
+  if (arg.startsWith('--')) return [arg.split('=')[0]!];
+  const cluster = /^-([A-Za-z]+)/.exec(arg)?.[1];
+  if (!cluster) return [];
+  return [`-${arg.slice(1).split('=')[0]!}`, ...[...cluster].map((letter) => `-${letter}`)];
 }
 
 /** extraArgs must not repeat or contradict what the adapter sets itself. */
 function checkExtraArgs(adapter: AdapterSpec, extraArgs: readonly string[]): void {
   const owned = new Set(adapter.ownedFlags ?? []);
-  const refused = [...new Set(extraArgs.map(flagName).filter((flag) => flag !== undefined && owned.has(flag)))];
+  const refused = [...new Set(extraArgs.flatMap(flagNames).filter((flag) => owned.has(flag)))];
   if (refused.length === 0) return;
   throw new InvalidOptionsError(
     refused.map((flag) => `extraArgs: ${flag} is set by the ${adapter.name} adapter itself; use the matching option instead (adapters.md)`),

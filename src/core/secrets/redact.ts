@@ -2,7 +2,8 @@
 // recordings, and through them spans). A run knows its secrets: the values of extraEnv, of its MCP
 // servers' env and headers, of codexConfig and copilotAdditionalMcpConfig, the values in extraArgs, the
 // CLI's own auth variables and the tool bridge's per-run secret. Each is replaced by `<redacted>`
-// wherever it appears, as printed or JSON-escaped (how it shows inside a record the CLI printed).
+// wherever it appears, as printed, JSON-escaped (how it shows inside a record the CLI printed) or
+// percent-encoded (inside a URL).
 import { existsSync } from 'node:fs';
 import type { TranslatedEvent } from '../../events.js';
 import type { ResolvedOpts } from '../../options.js';
@@ -92,6 +93,8 @@ export class Redactor {
       needles.add(value);
       // Inside a JSON line a value with quotes, backslashes or control characters shows escaped.
       needles.add(JSON.stringify(value).slice(1, -1));
+      // In a URL a CLI quotes (a proxy or base URL with credentials), it shows percent-encoded.
+      needles.add(encodeURIComponent(value));
     }
     return needles.size > 0 ? new Redactor([...needles]) : undefined;
   }
@@ -106,6 +109,20 @@ export class Redactor {
     let redacted = text;
     for (const needle of this.needles) if (redacted.includes(needle)) redacted = redacted.replaceAll(needle, REDACTED);
     return redacted;
+  }
+
+  /** How many characters at the end of `text` could begin a secret (0 when none could). */
+  openEnd(text: string): number {
+    let longest = 0;
+    for (const needle of this.needles) {
+      for (let length = Math.min(needle.length - 1, text.length); length > longest; length -= 1) {
+        if (text.endsWith(needle.slice(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
   }
 
   /** Strings anywhere in a JSON-like value; a new object or array only where something changed. */
@@ -155,4 +172,47 @@ export function runRedactor(
  */
 export function redactedAlways(event: TranslatedEvent): boolean {
   return event.type === 'done' || event.type === 'error' || event.type === 'permission' || event.raw === null;
+}
+
+type DeltaEvent = Extract<TranslatedEvent, { type: 'message' | 'reasoning' }>;
+
+const restarts = (event: DeltaEvent) => event.type === 'message' && event.reset === true;
+
+/**
+ * The text deltas of one run or turn, with a secret split across two of them redacted too (a model
+ * streams a token in pieces; a consumer joins them). A delta whose text could end in the start of a
+ * secret waits for the next delta of its kind: if together they hold a secret, they go as one event,
+ * its text redacted and `raw: null` (each line's raw would show a piece of the secret); else they go
+ * as they came. What waits is let go before any other event, or when the stream ends.
+ */
+export interface DeltaRedaction {
+  /** The events to pass on now for `event` (none while a delta waits). */
+  push(event: TranslatedEvent): TranslatedEvent[];
+  /** What still waits, when the stream has ended without another event. */
+  flush(): TranslatedEvent[];
+}
+
+export function deltaRedaction(redactor: Redactor): DeltaRedaction {
+  const pending = new Map<DeltaEvent['type'], { events: DeltaEvent[]; text: string }>();
+  const release = (): TranslatedEvent[] => {
+    const released = [...pending.values()].flatMap(({ events }) => events);
+    pending.clear();
+    return released;
+  };
+  const push = (event: TranslatedEvent): TranslatedEvent[] => {
+    if ((event.type !== 'message' && event.type !== 'reasoning') || !event.delta) return [...release(), event];
+    const held = restarts(event) ? undefined : pending.get(event.type);
+    pending.delete(event.type);
+    const others = release();
+    const joined = (held?.text ?? '') + event.text;
+    const first = held?.events[0];
+    const events: DeltaEvent[] = held && redactor.holds(joined)
+      ? [{ ...event, text: redactor.text(joined), raw: null, ...(first && restarts(first) ? { reset: true } : {}) }]
+      : [...(held?.events ?? []), event];
+    const text = events.length === 1 ? events[0]!.text : joined;
+    if (redactor.openEnd(text) === 0) return [...others, ...events];
+    pending.set(event.type, { events, text });
+    return others;
+  };
+  return { push, flush: release };
 }
