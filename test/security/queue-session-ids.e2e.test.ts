@@ -33,9 +33,11 @@ it('codex: a job with session.resume "--last" or "--dangerously-bypass-approvals
   const startsAfterFirst = readFileSync(log, 'utf8');
 
   for (const hostile of ['--last', '--dangerously-bypass-approvals-and-sandbox']) {
-    // The attacker: the id a producer passes through from its user.
-    const job = await queue.enqueue('codex', 'Again.', options, { session: { resume: hostile } });
-    const result = await job.result;
+    // The attacker: the id a producer passes through from its user — enqueue() refuses it.
+    await expect(queue.enqueue('codex', 'Again.', options, { session: { resume: hostile } })).rejects.toThrow(`session.resume: "${hostile}" is not a session id`);
+    // The same id in a job written straight into Redis, past the producer: the worker refuses it.
+    const raw = await queue.bull.add('raw', { cli: 'codex', prompt: 'Again.', options, events: { maxLen: 100, raw: false }, session: { resume: hostile } } as never);
+    const result = await queue.job(raw.id!).result;
     expect(result).toMatchObject({ status: 'error', error: { code: 'invalid_options' } });
     expect(result.error?.message).toContain(`session.resume: "${hostile}" is not a session id`);
   }
