@@ -31,6 +31,23 @@ function sandboxDeclared(opts: ResolvedOpts): boolean {
   return (opts.extraEnv?.IS_SANDBOX ?? process.env.IS_SANDBOX ?? '') === '1';
 }
 
+/**
+ * A run whose tool uses a gate decides (canUseTool, permissionPolicy allow/deny). The repository's own
+ * settings (`.claude/settings.json`, `settings.local.json`) must not load then: measured on 2.1.332, their
+ * `permissions.allow` ran Bash past a denying canUseTool, and their hooks (SessionStart, UserPromptSubmit,
+ * PreToolUse) ran shell commands the gate never saw.
+ */
+export function gatedRun(opts: ResolvedOpts): boolean {
+  return opts.canUseTool !== undefined || Boolean(opts.permissionPolicy?.allow?.length || opts.permissionPolicy?.deny?.length);
+}
+
+const repositorySources = ['project', 'local'] as const;
+
+/** `--setting-sources`: the caller's, else only the user's own when the run is gated (none of the repository's). */
+function settingSourcesOf(opts: ResolvedOpts): readonly string[] | undefined {
+  return opts.settingSources ?? (gatedRun(opts) ? ['user'] : undefined);
+}
+
 export const bypassAsRootMessage =
   'Claude Code refuses bypassPermissions (--dangerously-skip-permissions) when it runs as root. ' +
   'If this is a sandbox or container where that is acceptable, pass extraEnv: { IS_SANDBOX: "1" }; ' +
@@ -59,6 +76,14 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
       'claude',
       `reasoningEffort="${opts.reasoningEffort}"`,
       `claude --effort accepts ${claudeEfforts.join(', ')}; use "low" for the least thinking.`,
+    );
+  }
+  const repositorySettings = opts.settingSources?.filter((source) => (repositorySources as readonly string[]).includes(source)) ?? [];
+  if (repositorySettings.length && gatedRun(opts)) {
+    throw new FeatureNotSupportedError(
+      'claude',
+      `settingSources ${repositorySettings.join(', ')} with canUseTool or permissionPolicy`,
+      "the repository's settings can allow tools past the gate and run hooks (shell commands) it never sees; leave settingSources unset (a gated run loads only the user's settings) or drop the gate.",
     );
   }
   if (permissionModeOf(opts) === 'bypassPermissions' && runsAsRoot() && !sandboxDeclared(opts)) {
@@ -125,7 +150,8 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged];
   args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
   args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
-  if (opts.settingSources) args.push(`--setting-sources=${opts.settingSources.join(',')}`);
+  const sources = settingSourcesOf(opts);
+  if (sources) args.push(`--setting-sources=${sources.join(',')}`);
   value('--system-prompt', opts.systemPrompt);
   value('--append-system-prompt', opts.appendSystemPrompt);
   if (opts.agents) args.push(`--agents=${JSON.stringify(opts.agents)}`);
