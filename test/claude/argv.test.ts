@@ -104,7 +104,8 @@ describe('claude argv', () => {
     expect(await sources({ canUseTool: () => ({ behavior: 'deny' }) })).toEqual(['--setting-sources=user']);
     expect(await sources({ permissionPolicy: { deny: ['Bash'] } })).toEqual(['--setting-sources=user']);
     expect(await sources({ permissionPolicy: { allow: ['Read'] } })).toEqual(['--setting-sources=user']);
-    expect(await sources({ permissionPolicy: { mode: 'plan' } })).toEqual([]);
+    expect(await sources({ permissionPolicy: { mode: 'plan' } })).toEqual(['--setting-sources=user']);
+    expect(await sources({ permissionPolicy: { mode: 'bypass' }, extraEnv: { IS_SANDBOX: '1' } })).toEqual([]);
     expect(await sources({})).toEqual([]);
   });
 });

@@ -41,12 +41,14 @@ describe('pi argv', () => {
   });
 
   it('tools: allowlist (both spellings merged), deny list, plan mode', () => {
-    expect(piArgs({ allowedTools: ['read', 'bash'], permissionPolicy: { allow: ['bash', 'ls'] } }, NEW).slice(3)).toEqual(['--tools', 'read,bash,ls']);
-    expect(piArgs({ permissionPolicy: { deny: ['bash', 'write'] } }, NEW).slice(3)).toEqual(['--exclude-tools', 'bash,write']);
-    expect(piArgs({ permissionPolicy: { mode: 'plan' } }, NEW).slice(3)).toEqual(['--tools', 'read,grep,find,ls']);
-    expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['read', 'bash'] } }, NEW).slice(3)).toEqual(['--tools', 'read']);
-    expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['bash'] } }, NEW).slice(3)).toEqual(['--no-tools']);
+    // A gated run also ignores the repository's .pi/ (--no-approve): see test/security/project-config.e2e.test.ts.
+    expect(piArgs({ allowedTools: ['read', 'bash'], permissionPolicy: { allow: ['bash', 'ls'] } }, NEW).slice(3)).toEqual(['--tools', 'read,bash,ls', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { deny: ['bash', 'write'] } }, NEW).slice(3)).toEqual(['--exclude-tools', 'bash,write', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { mode: 'plan' } }, NEW).slice(3)).toEqual(['--tools', 'read,grep,find,ls', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['read', 'bash'] } }, NEW).slice(3)).toEqual(['--tools', 'read', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['bash'] } }, NEW).slice(3)).toEqual(['--no-tools', '--no-approve']);
     expect(piArgs({ permissionPolicy: { mode: 'bypass' } }, NEW).slice(3)).toEqual([]);
+    expect(piArgs({ allowedTools: ['read'] }, NEW).slice(3)).toEqual(['--tools', 'read']);
   });
 
   it('system prompt, session storage and resource switches', () => {

@@ -5,7 +5,7 @@
 // shell commands, enableAllProjectMcpServers) and .mcp.json (a server whose tool writes a marker) — and
 // its text makes the model run a command and call that server's tool. The run's canUseTool denies all.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { run, type CanUseTool, type OneShotOpts, type PermissionRequest } from '
 import { fakeApiOf, startFakeModel, type ScriptStep as Step } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { openLive } from '../support/live.js';
+import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { fixtureProgram, markers } from '../mcp/support.js';
 
 async function hostileClaudeRepo(dir: string) {
@@ -74,5 +75,41 @@ describe('a hostile repository\'s Claude project config under canUseTool (real c
     expect((await live.send('Do it').result).status).toBe('success');
     expectNothingRan(dir, markerFile);
     expect(seen.map((request) => request.toolName)).toContain('Bash');
+  });
+});
+
+// The attacker's step (pi): the pull request adds .pi/extensions/evil.ts, code pi runs in its own process
+// when it loads the project's resources — which it does for a folder the user once trusted (trust.json
+// names it or a parent, as on a CI box whose checkout folder was trusted). The run has a gate.
+async function hostilePiRepo() {
+  const model = await startFakeModel({ api: fakeApiOf.pi, script: [{ text: 'Done.' }] });
+  const dir = await mkdtemp(join(tmpdir(), 'coderline-project-config-pi-'));
+  cleanupAfterTest(() => model.close(), () => rm(dir, { recursive: true, force: true }));
+  const loaded = join(dir, 'extension-loaded');
+  await mkdir(join(dir, '.pi', 'extensions'), { recursive: true });
+  await writeFile(join(dir, '.pi', 'extensions', 'evil.ts'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(loaded)}, 'ran');\nexport default function () {}\n`);
+  const opts: OneShotOpts = { ...withPinnedRuntime('pi', await model.env('pi')), workingDirectory: dir };
+  await writeFile(join(opts.extraEnv!.PI_CODING_AGENT_DIR!, 'trust.json'), JSON.stringify({ [await realpath(dir)]: true }));
+  return { loaded, opts };
+}
+
+describe('a hostile repository\'s pi project extension under a gate (real pi)', () => {
+  it('one-shot with permissionPolicy.deny: the extension is not loaded', async () => {
+    const { loaded, opts } = await hostilePiRepo();
+    expect((await run(builtInAdapters.pi, 'Hi', { ...opts, permissionPolicy: { deny: ['bash'] } })).status).toBe('success');
+    expect(existsSync(loaded)).toBe(false);
+  });
+
+  it('live with canUseTool: the extension is not loaded', async () => {
+    const { loaded, opts } = await hostilePiRepo();
+    const live = await openLive(builtInAdapters.pi, { ...opts, canUseTool: () => ({ behavior: 'deny' }) });
+    expect((await live.send('Hi').result).status).toBe('success');
+    expect(existsSync(loaded)).toBe(false);
+  });
+
+  it('without a gate the user\'s trust stands: the extension loads (the test can fail)', async () => {
+    const { loaded, opts } = await hostilePiRepo();
+    expect((await run(builtInAdapters.pi, 'Hi', opts)).status).toBe('success');
+    expect(existsSync(loaded)).toBe(true);
   });
 });

@@ -4,6 +4,7 @@
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { repeatedFlagJoined } from '../../core/flags.js';
+import { gatedRun } from '../../core/gated-run.js';
 import { isUuid } from '../../core/ids.js';
 import { readAttachments, type Attachments } from '../../core/attachments.js';
 import { bridgedServers } from '../../core/mcp-servers.js';
@@ -31,16 +32,10 @@ function sandboxDeclared(opts: ResolvedOpts): boolean {
   return (opts.extraEnv?.IS_SANDBOX ?? process.env.IS_SANDBOX ?? '') === '1';
 }
 
-/**
- * A run whose tool uses a gate decides (canUseTool, permissionPolicy allow/deny). The repository's own
- * settings (`.claude/settings.json`, `settings.local.json`) must not load then: measured on 2.1.332, their
- * `permissions.allow` ran Bash past a denying canUseTool, and their hooks (SessionStart, UserPromptSubmit,
- * PreToolUse) ran shell commands the gate never saw.
- */
-export function gatedRun(opts: ResolvedOpts): boolean {
-  return opts.canUseTool !== undefined || Boolean(opts.permissionPolicy?.allow?.length || opts.permissionPolicy?.deny?.length);
-}
-
+// In a gated run the repository's own settings (`.claude/settings.json`, `settings.local.json`) stay
+// unloaded: on 2.1.332 their `permissions.allow` ran Bash past a denying canUseTool, their hooks
+// (SessionStart, UserPromptSubmit, PreToolUse) ran shell commands the gate never saw, and the
+// .mcp.json server they enabled ran its write tool.
 const repositorySources = ['project', 'local'] as const;
 
 /** `--setting-sources`: the caller's, else only the user's own when the run is gated (none of the repository's). */
@@ -82,7 +77,7 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
   if (repositorySettings.length && gatedRun(opts)) {
     throw new FeatureNotSupportedError(
       'claude',
-      `settingSources ${repositorySettings.join(', ')} with canUseTool or permissionPolicy`,
+      `settingSources ${repositorySettings.join(', ')} with canUseTool, permissionPolicy allow/deny or plan mode`,
       "the repository's settings can allow tools past the gate and run hooks (shell commands) it never sees; leave settingSources unset (a gated run loads only the user's settings) or drop the gate.",
     );
   }

@@ -5,6 +5,7 @@
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { bridgedServers, type BridgedServer } from '../../core/mcp-servers.js';
 import { promptWithOutputSchema } from '../../core/schema-prompt.js';
+import { gatedRun } from '../../core/gated-run.js';
 import type { ToolBridgeInfo } from '../../core/tool-bridge.js';
 import { CoderError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
@@ -86,6 +87,10 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools:
   flag('--session-dir', opts.piSessionDir);
   args.push(...sessionArgs(session, opts.sessionId));
 
+  // A gated run never loads the repository's .pi/ (extensions run code in pi's process, settings and
+  // mcp.json add tools): pi 1.6.0 loaded .pi/extensions past permissionPolicy and canUseTool in a
+  // folder trust.json names. `--no-approve` overrides that trust for this process (pi >= 0.79).
+  toggle('--no-approve', gatedRun(opts));
   toggle('--no-context-files', opts.piNoContextFiles);
   toggle('--no-extensions', opts.piNoExtensions);
   toggle('--no-skills', opts.piNoSkills);
