@@ -2,8 +2,11 @@
 // clap takes no value that starts with `-` after a spaced flag (`-m --x` fails with "a value is
 // required", 0.171.0): caller values go as `--flag=value`, and the session id after `--`, where clap
 // takes whatever follows as positionals (`resume -- --last -` names a thread "--last").
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/adapter.js';
 import { repeatedFlagJoined } from '../../core/flags.js';
+import { gatedRun } from '../../core/gated-run.js';
 import { bridgedServers, type BridgedServer } from '../../core/mcp-servers.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts, TomlValue } from '../../options.js';
@@ -52,6 +55,29 @@ function bridgedServerConfig(server: BridgedServer): Record<string, ConfigValue>
     [`${key}.required`]: true,
     [`${key}.startup_timeout_sec`]: 60,
   };
+}
+
+/** `dir` and every folder above it, the real path's too: Codex finds a project's trust on the nearest of them. */
+function selfAndAncestors(dir: string): string[] {
+  const chain = (from: string): string[] => (dirname(from) === from ? [from] : [from, ...chain(dirname(from))]);
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // A folder that does not exist yet: Codex fails on it anyway.
+  }
+  return [...new Set([...chain(dir), ...chain(real)])];
+}
+
+/**
+ * In a gated run the repository's `.codex/config.toml` stays unloaded, even where the user's config
+ * trusts the folder: 0.171.0 then loaded its `mcp_servers` (with `default_tools_approval_mode =
+ * "approve"`) and ran their tools past canUseTool. Codex loads project config for trusted projects only,
+ * so this run marks the working directory and the folders above it untrusted (for this process only).
+ */
+function untrustedProject(ctx: InvocationContext): Record<string, ConfigValue> {
+  if (!gatedRun(ctx.opts)) return {};
+  return { projects: Object.fromEntries(selfAndAncestors(ctx.cwd).map((dir) => [dir, { trust_level: 'untrusted' }])) };
 }
 
 /** The sandbox flag: bypass beats everything, plan means read-only, and the default is workspace-write. */
@@ -109,6 +135,7 @@ export async function sharedConfigArgs(ctx: InvocationContext): Promise<string[]
       developer_instructions: opts.appendSystemPrompt,
     }),
     ...bridgedServers(ctx.toolBridge).flatMap((server) => configFlags(bridgedServerConfig(server))),
+    ...configFlags(untrustedProject(ctx)),
     // The caller's own overrides come last so they win over the adapter's.
     ...configFlags(opts.codexConfig ?? {}),
   ];
