@@ -137,24 +137,23 @@ describe('a command of the agent that calls the bridge itself (claude, real bina
 
 describe('a command of the agent that calls the bridge itself (codex live, real binary)', () => {
   // The attacker's step: Codex keeps the bridge's secret in its environment and its URL on its argv;
-  // the model runs the stand-in agent as a shell command (the callback allows commands), which reads
-  // both from /proc and calls `wipe` over HTTP. The callback denies `wipe`.
-  it('the direct call is asked about, denied, not run, and reported as not in the CLI\'s records', async () => {
+  // the model runs the stand-in agent as a shell command (the callback allows commands), which looks for
+  // both (its own environment, /proc, the listening loopback ports) and calls `wipe` over HTTP. Codex
+  // passed its environment to commands, secret included (0.171.0): the adapter now blanks it there
+  // (-c shell_environment_policy.set), and the sandbox shows the command no parent to read it from.
+  it('the command gets no secret, finds no bridge, and `wipe` does not run', async () => {
     const wiped: unknown[] = [];
     const wipe = tool({ name: 'wipe', description: 'Deletes everything', input: z.object({}), handler: () => (wiped.push(1), 'wiped') });
     const { opts } = await setup('codex', [{ toolCalls: [{ name: 'exec_command', input: { cmd: `${process.execPath} ${standIn} wipe` } }] }]);
-    const seen: PermissionRequest[] = [];
-    const canUseTool: CanUseTool = (request) => (seen.push(request), request.mcpTool === 'wipe' ? { behavior: 'deny', message: 'no wiping' } : { behavior: 'allow' });
+    const canUseTool: CanUseTool = (request) => (request.mcpTool === 'wipe' ? { behavior: 'deny', message: 'no wiping' } : { behavior: 'allow' });
     // The sandbox's network switch on: with it off, the command cannot reach 127.0.0.1 at all.
     const live = await openLive(builtInAdapters.codex, { ...opts, tools: [wipe], codexNetworkAccess: true, canUseTool });
     const result = await live.send('Run it', { collectEvents: true }).result;
     expect(result.status).toBe('success');
     expect(wiped).toEqual([]);
-    expect(JSON.stringify(result.events?.find((event) => event.type === 'tool_result')?.output)).toContain('no wiping');
-    expect(seen).toContainEqual(expect.objectContaining({ toolName: 'wipe', mcpServer: 'coderline', mcpTool: 'wipe' }));
-    expect(result.events).toContainEqual(
-      expect.objectContaining({ type: 'progress', subtype: 'tool_bridge.call', extra: expect.objectContaining({ tool: 'wipe', decision: 'deny', decidedBy: 'canUseTool', inCliRecords: false }) }),
-    );
+    const output = JSON.stringify(result.events?.find((event) => event.type === 'tool_result')?.output);
+    expect(output).toContain('\\"found\\":false');
+    expect(output).toContain('\\"secretInEnv\\":false');
   });
 });
 

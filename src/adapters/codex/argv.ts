@@ -57,6 +57,16 @@ function bridgedServerConfig(server: BridgedServer): Record<string, ConfigValue>
   };
 }
 
+/**
+ * Codex passes its whole environment to the commands it runs, the bridge's secret too (0.171.0: `env`
+ * in a command printed it). `set` blanks it there; `exclude` would too, but a `-c` array replaces the
+ * user's own `exclude` list (measured: a variable the user's config.toml excluded then reached the
+ * command), while one key of the `set` table merges with the user's.
+ */
+function secretKeptFromCommands(ctx: InvocationContext): Record<string, ConfigValue> {
+  return bridgedServers(ctx.toolBridge).length ? { [`shell_environment_policy.set.${toolBridgeSecretVar}`]: '' } : {};
+}
+
 /** `dir` and every folder above it, the real path's too: Codex finds a project's trust on the nearest of them. */
 function selfAndAncestors(dir: string): string[] {
   const chain = (from: string): string[] => (dirname(from) === from ? [from] : [from, ...chain(dirname(from))]);
@@ -135,6 +145,7 @@ export async function sharedConfigArgs(ctx: InvocationContext): Promise<string[]
       developer_instructions: opts.appendSystemPrompt,
     }),
     ...bridgedServers(ctx.toolBridge).flatMap((server) => configFlags(bridgedServerConfig(server))),
+    ...configFlags(secretKeptFromCommands(ctx)),
     ...configFlags(untrustedProject(ctx)),
     // The caller's own overrides come last so they win over the adapter's.
     ...configFlags(opts.codexConfig ?? {}),
