@@ -201,3 +201,21 @@ describe('a command of the agent that asks the permission prompt tool itself (cl
     expect(result.events).toContainEqual(expect.objectContaining({ type: 'progress', subtype: 'tool_bridge.permission_refused' }));
   });
 });
+
+describe('permissionPolicy.deny on codex (real binary, one-shot)', () => {
+  // The attacker's step: the prompt makes the model call `wipe`, a custom tool the run denies.
+  it('a rule naming a custom tool is enforced by the bridge: the tool is not offered and does not run', async () => {
+    const wiped: unknown[] = [];
+    const wipe = tool({ name: 'wipe', description: 'Deletes everything', input: z.object({}), handler: () => (wiped.push(1), 'wiped') });
+    const { opts } = await setup('codex', [{ toolCalls: [codexToolSearch('wipe')] }, { toolCalls: [{ name: 'wipe', namespace: codexBridgeNamespace, input: {} }] }]);
+    const result = await run(builtInAdapters.codex, 'Wipe it', { ...opts, mcpServers: {}, tools: [wipe, ticketTool()], permissionPolicy: { deny: ['wipe'] }, collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(wiped).toEqual([]);
+  });
+
+  it('a rule naming one of Codex\'s own tools fails fast: nothing enforces it', async () => {
+    const { opts } = await setup('codex', []);
+    await expect(run(builtInAdapters.codex, 'Hi', { ...opts, mcpServers: {}, tools: [ticketTool()], permissionPolicy: { deny: ['shell'] } })).rejects.toMatchObject({ code: 'feature_not_supported' });
+    await expect(run(builtInAdapters.codex, 'Hi', { ...opts, permissionPolicy: { deny: ['fixture'] } })).rejects.toMatchObject({ code: 'feature_not_supported' });
+  });
+});
