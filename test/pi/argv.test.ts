@@ -125,6 +125,13 @@ describe('pi features older supported versions lack', () => {
     expect(check({ reasoningEffort: 'xhigh' }, '0.73.1')).not.toThrow();
   });
 
+  it('refuses a gated run before 0.79.10: it passes --no-approve, which 0.73 lacks (and 0.73 has no project trust)', () => {
+    expect(check({ permissionPolicy: { allow: ['read'] } }, '0.73.1')).toThrow(expect.objectContaining({ version: '0.73.1', since: '0.79.10' }));
+    expect(check({ permissionPolicy: { mode: 'plan' } }, '0.73.1')).toThrow(FeatureNotInVersionError);
+    expect(check({ permissionPolicy: { mode: 'plan' }, reasoningEffort: 'max' }, '0.79.10')).toThrow(expect.objectContaining({ since: '0.85.1' }));
+    expect(check({ permissionPolicy: { allow: ['read'] } }, '0.79.10')).not.toThrow();
+  });
+
   it('lets the versions that have them through', () => {
     expect(check({ tools }, '1.3.0')).not.toThrow();
     expect(check({ permissionPolicy: { deny: ['bash'] }, sessionId: 'abc' }, '0.79.10')).not.toThrow();

@@ -18,6 +18,8 @@ const FLAGS_OF_0_79 = '0.79.10';
 const MCP_SINCE = '0.99.1';
 /** `--thinking max`: 0.79.10 only warns "Invalid thinking level" and runs without it; 0.85.1 is the first swept version with it. */
 export const THINKING_MAX_SINCE = '0.85.1';
+/** `--no-approve` (project trust came in 0.79.0): 0.79.10 is the oldest swept version that has it; 0.73 has neither. */
+export const NO_APPROVE_SINCE = '0.79.10';
 
 /** pi's read-only built-in tools: what plan mode allows. */
 export const PI_READ_ONLY_TOOLS = ['read', 'grep', 'find', 'ls'] as const;
