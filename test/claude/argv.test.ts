@@ -35,7 +35,7 @@ describe('claude argv', () => {
         addDirs: ['/a', '/b c'],
         allowedTools: ['Read'],
         permissionPolicy: { mode: 'plan', allow: ['Bash(git *)', 'Read'], deny: ['Write'] },
-        settingSources: ['user', 'project'],
+        settingSources: ['user'],
         systemPrompt: '-starts with a dash',
         appendSystemPrompt: 'extra',
         agents: { reviewer: { description: 'Reviews', prompt: 'You review' } },
@@ -58,7 +58,7 @@ describe('claude argv', () => {
       '--allowed-tools=Read',
       '--allowed-tools=Bash(git *)',
       '--disallowed-tools=Write',
-      '--setting-sources=user,project',
+      '--setting-sources=user',
       '--system-prompt=-starts with a dash',
       '--append-system-prompt=extra',
       '--agents={"reviewer":{"description":"Reviews","prompt":"You review"}}',
@@ -98,6 +98,16 @@ describe('claude argv', () => {
   it('empty settingSources loads no settings files', async () => {
     expect((await invocation({ settingSources: [] })).args).toContain('--setting-sources=');
   });
+
+  it('a gated run loads only the user\'s settings, none of the repository\'s; an ungated one leaves the CLI\'s default', async () => {
+    const sources = async (opts: ResolvedOpts) => (await invocation(opts)).args.filter((arg) => arg.startsWith('--setting-sources'));
+    expect(await sources({ canUseTool: () => ({ behavior: 'deny' }) })).toEqual(['--setting-sources=user']);
+    expect(await sources({ permissionPolicy: { deny: ['Bash'] } })).toEqual(['--setting-sources=user']);
+    expect(await sources({ permissionPolicy: { allow: ['Read'] } })).toEqual(['--setting-sources=user']);
+    expect(await sources({ permissionPolicy: { mode: 'plan' } })).toEqual(['--setting-sources=user']);
+    expect(await sources({ permissionPolicy: { mode: 'bypass' }, extraEnv: { IS_SANDBOX: '1' } })).toEqual([]);
+    expect(await sources({})).toEqual([]);
+  });
 });
 
 describe('claude option checks', () => {
@@ -119,6 +129,14 @@ describe('claude option checks', () => {
   it('rejects effort levels claude lacks', () => {
     expect(codeOf(check({ reasoningEffort: 'minimal' }))).toBe('feature_not_supported');
     expect(codeOf(check({ reasoningEffort: 'xhigh' }))).toBeUndefined();
+  });
+
+  it('rejects the repository\'s settings (project, local) with a gate: they allow tools past it and run hooks', () => {
+    const canUseTool = () => ({ behavior: 'deny' }) as const;
+    expect(codeOf(check({ settingSources: ['project'], canUseTool }))).toBe('feature_not_supported');
+    expect(codeOf(check({ settingSources: ['user', 'local'], permissionPolicy: { deny: ['Bash'] } }))).toBe('feature_not_supported');
+    expect(codeOf(check({ settingSources: ['user'], canUseTool }))).toBeUndefined();
+    expect(codeOf(check({ settingSources: ['project', 'local'] }))).toBeUndefined();
   });
 
   it('rejects a non-UUID session id and contradicting permission modes', () => {

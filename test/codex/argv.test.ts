@@ -100,6 +100,14 @@ describe('codex argv', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
+  it('a gated run marks the working directory and the folders above it untrusted, so no project config loads; an ungated one does not', async () => {
+    const untrusted = '-c projects={ "/work/space" = { trust_level = "untrusted" }, "/work" = { trust_level = "untrusted" }, "/" = { trust_level = "untrusted" } }';
+    const trustArgs = async (opts: ResolvedOpts) => (await build(opts)).args.map((arg, i, all) => `${all[i - 1]} ${arg}`).filter((pair) => pair.startsWith('-c projects='));
+    expect(await trustArgs({ permissionPolicy: { mode: 'plan' } })).toEqual([untrusted]);
+    expect(await trustArgs({ canUseTool: () => ({ behavior: 'deny' }) })).toEqual([untrusted]);
+    expect(await trustArgs({})).toEqual([]);
+  });
+
   it('TOML quoting of -c values', () => {
     expect(configFlag('a', 'x"y\\z\n')).toEqual(['-c', 'a="x\\"y\\\\z\\n"']);
     expect(configFlag('b', 3)).toEqual(['-c', 'b=3']);

@@ -137,24 +137,23 @@ describe('a command of the agent that calls the bridge itself (claude, real bina
 
 describe('a command of the agent that calls the bridge itself (codex live, real binary)', () => {
   // The attacker's step: Codex keeps the bridge's secret in its environment and its URL on its argv;
-  // the model runs the stand-in agent as a shell command (the callback allows commands), which reads
-  // both from /proc and calls `wipe` over HTTP. The callback denies `wipe`.
-  it('the direct call is asked about, denied, not run, and reported as not in the CLI\'s records', async () => {
+  // the model runs the stand-in agent as a shell command (the callback allows commands), which looks for
+  // both (its own environment, /proc, the listening loopback ports) and calls `wipe` over HTTP. Codex
+  // passed its environment to commands, secret included (0.171.0): the adapter now blanks it there
+  // (-c shell_environment_policy.set), and the sandbox shows the command no parent to read it from.
+  it('the command gets no secret, finds no bridge, and `wipe` does not run', async () => {
     const wiped: unknown[] = [];
     const wipe = tool({ name: 'wipe', description: 'Deletes everything', input: z.object({}), handler: () => (wiped.push(1), 'wiped') });
     const { opts } = await setup('codex', [{ toolCalls: [{ name: 'exec_command', input: { cmd: `${process.execPath} ${standIn} wipe` } }] }]);
-    const seen: PermissionRequest[] = [];
-    const canUseTool: CanUseTool = (request) => (seen.push(request), request.mcpTool === 'wipe' ? { behavior: 'deny', message: 'no wiping' } : { behavior: 'allow' });
+    const canUseTool: CanUseTool = (request) => (request.mcpTool === 'wipe' ? { behavior: 'deny', message: 'no wiping' } : { behavior: 'allow' });
     // The sandbox's network switch on: with it off, the command cannot reach 127.0.0.1 at all.
     const live = await openLive(builtInAdapters.codex, { ...opts, tools: [wipe], codexNetworkAccess: true, canUseTool });
     const result = await live.send('Run it', { collectEvents: true }).result;
     expect(result.status).toBe('success');
     expect(wiped).toEqual([]);
-    expect(JSON.stringify(result.events?.find((event) => event.type === 'tool_result')?.output)).toContain('no wiping');
-    expect(seen).toContainEqual(expect.objectContaining({ toolName: 'wipe', mcpServer: 'coderline', mcpTool: 'wipe' }));
-    expect(result.events).toContainEqual(
-      expect.objectContaining({ type: 'progress', subtype: 'tool_bridge.call', extra: expect.objectContaining({ tool: 'wipe', decision: 'deny', decidedBy: 'canUseTool', inCliRecords: false }) }),
-    );
+    const output = JSON.stringify(result.events?.find((event) => event.type === 'tool_result')?.output);
+    expect(output).toContain('\\"found\\":false');
+    expect(output).toContain('\\"secretInEnv\\":false');
   });
 });
 
@@ -180,5 +179,43 @@ describe.each([
     expect(result.events).toContainEqual(
       expect.objectContaining({ type: 'progress', subtype: 'tool_bridge.call', extra: expect.objectContaining({ tool: 'wipe', decision: 'deny', decidedBy: 'permissionPolicy', inCliRecords: false }) }),
     );
+  });
+});
+
+describe('a command of the agent that asks the permission prompt tool itself (claude one-shot, real binary)', () => {
+  // The attacker's step: canUseTool allowed a Bash command; the command (the stand-in agent) finds the
+  // bridge and calls its permission prompt tool with a question Claude never asked — once with a made-up
+  // tool use id, once with the id of its own Bash call (readable from the transcript), which Claude
+  // already asked about — to make the host's callback see and answer a forged request.
+  it.each([['a made-up id', 'toolu_forged'], ['the id Claude already asked about', 'toolu_fake_1_0']])('with %s: refused unasked, the callback never sees it, and an event says so', async (_, toolUseId) => {
+    const forged = JSON.stringify({ tool_name: 'Write', input: { file_path: '/tmp/forged', content: 'x' }, tool_use_id: toolUseId });
+    const command = `${process.execPath} ${standIn} coderline_permission_prompt '${forged}'`;
+    const { opts } = await setup('claude', [{ toolCalls: [{ name: 'Bash', input: { command, description: 'stand-in agent' } }] }]);
+    const { seen, canUseTool } = recording('allow');
+    const result = await run(builtInAdapters.claude, 'Run it', { ...opts, mcpServers: {}, canUseTool, collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(seen.map((request) => request.toolName)).toEqual(['Bash']);
+    const output = JSON.stringify(result.events?.find((event) => event.type === 'tool_result')?.output);
+    expect(output).toContain('\\"found\\":true');
+    expect(output).toContain('show no such tool use');
+    expect(result.events).toContainEqual(expect.objectContaining({ type: 'progress', subtype: 'tool_bridge.permission_refused' }));
+  });
+});
+
+describe('permissionPolicy.deny on codex (real binary, one-shot)', () => {
+  // The attacker's step: the prompt makes the model call `wipe`, a custom tool the run denies.
+  it('a rule naming a custom tool is enforced by the bridge: the tool is not offered and does not run', async () => {
+    const wiped: unknown[] = [];
+    const wipe = tool({ name: 'wipe', description: 'Deletes everything', input: z.object({}), handler: () => (wiped.push(1), 'wiped') });
+    const { opts } = await setup('codex', [{ toolCalls: [codexToolSearch('wipe')] }, { toolCalls: [{ name: 'wipe', namespace: codexBridgeNamespace, input: {} }] }]);
+    const result = await run(builtInAdapters.codex, 'Wipe it', { ...opts, mcpServers: {}, tools: [wipe, ticketTool()], permissionPolicy: { deny: ['wipe'] }, collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(wiped).toEqual([]);
+  });
+
+  it('a rule naming one of Codex\'s own tools fails fast: nothing enforces it', async () => {
+    const { opts } = await setup('codex', []);
+    await expect(run(builtInAdapters.codex, 'Hi', { ...opts, mcpServers: {}, tools: [ticketTool()], permissionPolicy: { deny: ['shell'] } })).rejects.toMatchObject({ code: 'feature_not_supported' });
+    await expect(run(builtInAdapters.codex, 'Hi', { ...opts, permissionPolicy: { deny: ['fixture'] } })).rejects.toMatchObject({ code: 'feature_not_supported' });
   });
 });

@@ -41,12 +41,14 @@ describe('pi argv', () => {
   });
 
   it('tools: allowlist (both spellings merged), deny list, plan mode', () => {
-    expect(piArgs({ allowedTools: ['read', 'bash'], permissionPolicy: { allow: ['bash', 'ls'] } }, NEW).slice(3)).toEqual(['--tools', 'read,bash,ls']);
-    expect(piArgs({ permissionPolicy: { deny: ['bash', 'write'] } }, NEW).slice(3)).toEqual(['--exclude-tools', 'bash,write']);
-    expect(piArgs({ permissionPolicy: { mode: 'plan' } }, NEW).slice(3)).toEqual(['--tools', 'read,grep,find,ls']);
-    expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['read', 'bash'] } }, NEW).slice(3)).toEqual(['--tools', 'read']);
-    expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['bash'] } }, NEW).slice(3)).toEqual(['--no-tools']);
+    // A gated run also ignores the repository's .pi/ (--no-approve): see test/security/project-config.e2e.test.ts.
+    expect(piArgs({ allowedTools: ['read', 'bash'], permissionPolicy: { allow: ['bash', 'ls'] } }, NEW).slice(3)).toEqual(['--tools', 'read,bash,ls', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { deny: ['bash', 'write'] } }, NEW).slice(3)).toEqual(['--exclude-tools', 'bash,write', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { mode: 'plan' } }, NEW).slice(3)).toEqual(['--tools', 'read,grep,find,ls', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['read', 'bash'] } }, NEW).slice(3)).toEqual(['--tools', 'read', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['bash'] } }, NEW).slice(3)).toEqual(['--no-tools', '--no-approve']);
     expect(piArgs({ permissionPolicy: { mode: 'bypass' } }, NEW).slice(3)).toEqual([]);
+    expect(piArgs({ allowedTools: ['read'] }, NEW).slice(3)).toEqual(['--tools', 'read']);
   });
 
   it('system prompt, session storage and resource switches', () => {
@@ -121,6 +123,13 @@ describe('pi features older supported versions lack', () => {
     expect(check({ reasoningEffort: 'max' }, '0.79.10')).toThrow(expect.objectContaining({ option: "reasoningEffort 'max'", version: '0.79.10', since: '0.85.1' }));
     expect(check({ reasoningEffort: 'max' }, '0.85.1')).not.toThrow();
     expect(check({ reasoningEffort: 'xhigh' }, '0.73.1')).not.toThrow();
+  });
+
+  it('refuses a gated run before 0.79.10: it passes --no-approve, which 0.73 lacks (and 0.73 has no project trust)', () => {
+    expect(check({ permissionPolicy: { allow: ['read'] } }, '0.73.1')).toThrow(expect.objectContaining({ version: '0.73.1', since: '0.79.10' }));
+    expect(check({ permissionPolicy: { mode: 'plan' } }, '0.73.1')).toThrow(FeatureNotInVersionError);
+    expect(check({ permissionPolicy: { mode: 'plan' }, reasoningEffort: 'max' }, '0.79.10')).toThrow(expect.objectContaining({ since: '0.85.1' }));
+    expect(check({ permissionPolicy: { allow: ['read'] } }, '0.79.10')).not.toThrow();
   });
 
   it('lets the versions that have them through', () => {

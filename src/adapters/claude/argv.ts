@@ -8,6 +8,7 @@ import { isUuid } from '../../schema/ids.js';
 import { readAttachments, type Attachments } from '../../core/options/attachments.js';
 import { bridgedServers } from '../../core/tools/mcp-servers.js';
 import type { ToolBridgeInfo } from '../../core/contract/bridge-info.js';
+import { gatedRun } from '../../core/options/gated-run.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 
@@ -29,6 +30,17 @@ function runsAsRoot(): boolean {
 function sandboxDeclared(opts: ResolvedOpts): boolean {
   if (opts.unsetEnv?.includes('IS_SANDBOX')) return false;
   return (opts.extraEnv?.IS_SANDBOX ?? process.env.IS_SANDBOX ?? '') === '1';
+}
+
+// In a gated run the repository's own settings (`.claude/settings.json`, `settings.local.json`) stay
+// unloaded: on 2.1.332 their `permissions.allow` ran Bash past a denying canUseTool, their hooks
+// (SessionStart, UserPromptSubmit, PreToolUse) ran shell commands the gate never saw, and the
+// .mcp.json server they enabled ran its write tool.
+const repositorySources = ['project', 'local'] as const;
+
+/** `--setting-sources`: the caller's, else only the user's own when the run is gated (none of the repository's). */
+function settingSourcesOf(opts: ResolvedOpts): readonly string[] | undefined {
+  return opts.settingSources ?? (gatedRun(opts) ? ['user'] : undefined);
 }
 
 export const bypassAsRootMessage =
@@ -61,6 +73,14 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
       'claude',
       `reasoningEffort="${opts.reasoningEffort}"`,
       `claude --effort accepts ${claudeEfforts.join(', ')}; use "low" for the least thinking.`,
+    );
+  }
+  const repositorySettings = opts.settingSources?.filter((source) => (repositorySources as readonly string[]).includes(source)) ?? [];
+  if (repositorySettings.length && gatedRun(opts)) {
+    throw new FeatureNotSupportedError(
+      'claude',
+      `settingSources ${repositorySettings.join(', ')} with canUseTool, permissionPolicy allow/deny or plan mode`,
+      "the repository's settings can allow tools past the gate and run hooks (shell commands) it never sees; leave settingSources unset (a gated run loads only the user's settings) or drop the gate.",
     );
   }
   if (permissionModeOf(opts) === 'bypassPermissions' && runsAsRoot() && !sandboxDeclared(opts)) {
@@ -127,7 +147,8 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged];
   args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
   args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
-  if (opts.settingSources) args.push(`--setting-sources=${opts.settingSources.join(',')}`);
+  const sources = settingSourcesOf(opts);
+  if (sources) args.push(`--setting-sources=${sources.join(',')}`);
   value('--system-prompt', opts.systemPrompt);
   value('--append-system-prompt', opts.appendSystemPrompt);
   if (opts.agents) args.push(`--agents=${JSON.stringify(opts.agents)}`);

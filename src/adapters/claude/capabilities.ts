@@ -23,7 +23,7 @@ export const claudeCapabilities: CapabilityTable = {
   strictMcpConfig: native('--strict-mcp-config (default: not passed, so the user\'s and the project\'s MCP servers load too)'),
   permissionMode: native('--permission-mode'),
   canUseTool: native('open(): --permission-prompt-tool stdio (control requests on the pipes); run(): --permission-prompt-tool naming a tool of the MCP bridge. Changed input and a deny message reach the CLI. Calls of `tools` and of `mcpServers` are asked by the tool bridge on the host, whoever makes them (toolName mcp__<server>__<tool>, or a custom tool\'s name; mcpServer and mcpTool set), once. Not asked, so never seen by the callback: tools in allowedTools / permissionPolicy.allow, and what Claude runs without asking in its permission mode (reads such as Read, Glob, Grep; everything under bypassPermissions)'),
-  settingSources: native('--setting-sources'),
+  settingSources: native("--setting-sources; a run with canUseTool or permissionPolicy allow/deny gets --setting-sources=user unless given, and refuses 'project' / 'local' (the repository's settings allow tools past the gate and run hooks)"),
   isolation: native("strict: CLAUDE_CONFIG_DIR = a private dir per coder, plus --strict-mcp-config"),
   agents: native('--agents <json>'),
   maxBudgetUsd: native('--max-budget-usd'),

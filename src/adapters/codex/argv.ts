@@ -2,9 +2,12 @@
 // clap takes no value that starts with `-` after a spaced flag (`-m --x` fails with "a value is
 // required", 0.171.0): caller values go as `--flag=value`, and the session id after `--`, where clap
 // takes whatever follows as positionals (`resume -- --last -` names a thread "--last").
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
 import { repeatedFlagJoined } from '../../core/options/flags.js';
 import { bridgedServers, type BridgedServer } from '../../core/tools/mcp-servers.js';
+import { gatedRun } from '../../core/options/gated-run.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts, TomlValue } from '../../options.js';
 import { codexHomeFor, hasThreadFor } from './threads.js';
@@ -52,6 +55,39 @@ function bridgedServerConfig(server: BridgedServer): Record<string, ConfigValue>
     [`${key}.required`]: true,
     [`${key}.startup_timeout_sec`]: 60,
   };
+}
+
+/**
+ * Codex passes its whole environment to the commands it runs, the bridge's secret too (0.171.0: `env`
+ * in a command printed it). `set` blanks it there; `exclude` would too, but a `-c` array replaces the
+ * user's own `exclude` list (measured: a variable the user's config.toml excluded then reached the
+ * command), while one key of the `set` table merges with the user's.
+ */
+function secretKeptFromCommands(ctx: InvocationContext): Record<string, ConfigValue> {
+  return bridgedServers(ctx.toolBridge).length ? { [`shell_environment_policy.set.${toolBridgeSecretVar}`]: '' } : {};
+}
+
+/** `dir` and every folder above it, the real path's too: Codex finds a project's trust on the nearest of them. */
+function selfAndAncestors(dir: string): string[] {
+  const chain = (from: string): string[] => (dirname(from) === from ? [from] : [from, ...chain(dirname(from))]);
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // A folder that does not exist yet: Codex fails on it anyway.
+  }
+  return [...new Set([...chain(dir), ...chain(real)])];
+}
+
+/**
+ * In a gated run the repository's `.codex/config.toml` stays unloaded, even where the user's config
+ * trusts the folder: 0.171.0 then loaded its `mcp_servers` (with `default_tools_approval_mode =
+ * "approve"`) and ran their tools past canUseTool. Codex loads project config for trusted projects only,
+ * so this run marks the working directory and the folders above it untrusted (for this process only).
+ */
+function untrustedProject(ctx: InvocationContext): Record<string, ConfigValue> {
+  if (!gatedRun(ctx.opts)) return {};
+  return { projects: Object.fromEntries(selfAndAncestors(ctx.cwd).map((dir) => [dir, { trust_level: 'untrusted' }])) };
 }
 
 /** The sandbox flag: bypass beats everything, plan means read-only, and the default is workspace-write. */
@@ -109,6 +145,8 @@ export async function sharedConfigArgs(ctx: InvocationContext): Promise<string[]
       developer_instructions: opts.appendSystemPrompt,
     }),
     ...bridgedServers(ctx.toolBridge).flatMap((server) => configFlags(bridgedServerConfig(server))),
+    ...configFlags(secretKeptFromCommands(ctx)),
+    ...configFlags(untrustedProject(ctx)),
     // The caller's own overrides come last so they win over the adapter's.
     ...configFlags(opts.codexConfig ?? {}),
   ];

@@ -11,6 +11,10 @@ export const codexCapabilities: CapabilityTable = {
   addDirs: { level: 'native', how: '--add-dir=<dir>, once per directory' },
   'permissionPolicy.mode=plan': { level: 'native', how: '--sandbox read-only' },
   'permissionPolicy.mode=bypass': { level: 'native', how: '--dangerously-bypass-approvals-and-sandbox' },
+  'permissionPolicy.deny': {
+    level: 'best-effort',
+    how: 'only rules that name tools of the tool bridge — a custom tool (its name, or mcp__coderline__<tool>) or a tool of mcpServers (mcp__<server>__<tool>, mcp__<server>, <server>(<tool>)): the bridge hides and refuses them on the host, whoever calls. Codex has no per-tool deny list, so a rule naming anything else (its shell, apply_patch, …) fails fast with FeatureNotSupportedError',
+  },
   codexSandbox: { level: 'native', how: '--sandbox <v> (default: workspace-write)' },
   codexNetworkAccess: { level: 'native', how: '-c sandbox_workspace_write.network_access=<bool>' },
   codexDisablePlugins: { level: 'native', how: '--disable plugins' },
@@ -54,7 +58,6 @@ export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
     'codex exec runs one turn per call and has no limit on model calls within it (0.171.0 ignores -c model_turn_limit). Bound the run with `signal` or `stallTimeoutMs` instead.',
   allowedTools: 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
   'permissionPolicy.allow': 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
-  'permissionPolicy.deny': 'Codex has no per-tool deny list; use codexSandbox: "read-only" to forbid writes.',
   sessionId: 'Codex picks the thread id itself; read RunResult.sessionId and resume with it.',
   files: 'Codex takes only images as attachments (codex exec --image, app-server localImage; 0.171.0 has no file or document input); put the file in the working directory and name its path in the prompt, the agent reads it.',
   strictMcpConfig: "Codex has no switch that drops only the configured MCP servers (-c merges into config.toml); codexIgnoreUserConfig leaves out the user's whole config.toml, MCP servers included.",

@@ -10,6 +10,7 @@ export const codexDocs: AdapterDocs = {
     history: "$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl; title: the first prompt; a resumed thread's usage so far from its last token_count",
   },
   notes: [
+    'A gated run (canUseTool, permissionPolicy plan mode) passes `-c projects={ "<cwd>" = { trust_level = "untrusted" }, … }` for the working directory and each folder above it: Codex then loads none of the repository\'s `.codex/config.toml`, even where the user\'s config trusts the folder. Measured on 0.171.0: in a trusted folder that file\'s `mcp_servers` (pre-approved) ran a tool past a denying canUseTool; its `notify` program did not run in the live session.',
     '`codex exec --search` is rejected; web search is `-c web_search="live|cached|disabled"` (`codexSearch`).',
     '`model_turn_limit` does not exist (0.171.0 ignores it with a warning) and the JSONL has no model-call boundaries to count, so `maxTurns` fails fast with FeatureNotSupportedError.',
     '`OPENAI_BASE_URL` is ignored: point Codex at another endpoint with a custom provider through `codexConfig` (`model_providers.<id>.base_url`, `wire_api`, `env_key`).',

@@ -1,6 +1,7 @@
 // The Codex CLI (`codex exec --json`) as an AdapterSpec.
 import type { AdapterSpec } from '../../core/contract/adapter.js';
-import { CoderError, InvalidOptionsError } from '../../errors.js';
+import { toolBridgeServerName } from '../../schema/tool-names.js';
+import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { buildCodexInvocation } from './argv.js';
 import { codexCapabilities, codexInsteadHints, codexOwnedFlags } from './capabilities.js';
@@ -14,7 +15,25 @@ import { codexVersions } from './versions.js';
 /** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
 const CODEX_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
 
+/**
+ * A deny rule the bridge enforces (it names a custom tool or a tool of mcpServers); Codex itself has no
+ * per-tool deny list. A bare server name is not one: it reads like a tool of Codex's own.
+ */
+function bridgeEnforces(rule: string, opts: ResolvedOpts): boolean {
+  if (opts.tools?.some((tool) => tool.name === rule)) return true;
+  const servers = [...Object.keys(opts.mcpServers ?? {}), ...(opts.tools?.length ? [toolBridgeServerName] : [])];
+  return servers.some((server) => rule === `mcp__${server}` || rule.startsWith(`mcp__${server}__`) || (rule.startsWith(`${server}(`) && rule.endsWith(')')));
+}
+
 function validateCodexOpts(opts: ResolvedOpts): void {
+  const unenforced = opts.permissionPolicy?.deny?.filter((rule) => !bridgeEnforces(rule, opts)) ?? [];
+  if (unenforced.length) {
+    throw new FeatureNotSupportedError(
+      'codex',
+      'permissionPolicy.deny',
+      `Codex has no per-tool deny list: only rules naming a custom tool or a tool of mcpServers are enforced (by the tool bridge); ${unenforced.map((rule) => JSON.stringify(rule)).join(', ')} name none. Use codexSandbox: "read-only" to forbid writes.`,
+    );
+  }
   const effort = opts.reasoningEffort ?? opts.codexReasoningEffort;
   if (effort !== undefined && !CODEX_EFFORTS.has(effort)) {
     throw new CoderError('invalid_options', `codex: reasoningEffort "${effort}" is not a Codex level; use one of ${[...CODEX_EFFORTS].join(', ')}.`, { provider: 'codex' });

@@ -7,8 +7,10 @@ import { isUuid } from '../../schema/ids.js';
 import { compareVersions } from '../../core/versions/version.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
 import { rulesSplitByCli } from '../../core/options/flags.js';
-import { InvalidOptionsError } from '../../errors.js';
+import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
+import { gatedRun } from '../../core/options/gated-run.js';
 import type { ResolvedOpts } from '../../options.js';
+import { trustedFolderOf } from './trust.js';
 import { readUsageFile } from './usage-file.js';
 
 /** Flags every run gets: JSONL on stdout, and no `ask_user` tool (nobody is there to answer). */
@@ -99,6 +101,23 @@ function hasUsageFile(version: string | undefined): boolean {
   return version === undefined || compareVersions(version, USAGE_FILE_SINCE) >= 0;
 }
 
+/**
+ * A gated run never trusts the repository (trust.ts): an inherited COPILOT_ALLOW_ALL is turned off (it
+ * also auto-approves every tool), and a folder the user's config trusts fails fast — Copilot has no
+ * flag to withhold that trust for one run, and 1.0.102 ran the repository's hooks there.
+ */
+function ungatedRepositoryGuard(ctx: InvocationContext): Record<string, string> {
+  const trusted = trustedFolderOf(ctx.opts, ctx.cwd);
+  if (trusted) {
+    throw new FeatureNotSupportedError(
+      'copilot',
+      `canUseTool or permissionPolicy in a folder Copilot trusts (${trusted})`,
+      "Copilot loads a trusted folder's .github/hooks and settings, whose hooks run shell commands the gate never sees; use isolation: 'strict' (a private COPILOT_HOME) or remove the folder from trustedFolders.",
+    );
+  }
+  return { COPILOT_ALLOW_ALL: 'false' };
+}
+
 /** The flags and environment the options set, shared by prompt mode and the live `--acp` mode. */
 export async function copilotOptions(ctx: InvocationContext): Promise<{ args: string[]; env: Record<string, string> }> {
   const { opts } = ctx;
@@ -128,6 +147,7 @@ export async function copilotOptions(ctx: InvocationContext): Promise<{ args: st
   const env: Record<string, string> = { COPILOT_AUTO_UPDATE: 'false' };
   // Strict isolation: config, sessions and MCP servers live in a dir of this coder only.
   if (opts.isolation === 'strict') env.COPILOT_HOME = await ctx.coderStateDir();
+  if (gatedRun(opts)) Object.assign(env, ungatedRepositoryGuard(ctx));
   return { args, env };
 }
 

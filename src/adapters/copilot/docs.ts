@@ -10,6 +10,7 @@ export const copilotDocs: AdapterDocs = {
     history: "$COPILOT_HOME (the coder's own under isolation 'strict')/session-state/<id>/events.jsonl; title: the first prompt; a resumed session's usage so far from its last session.shutdown",
   },
   notes: [
+    'A gated run (canUseTool, permissionPolicy allow/deny or plan mode) sets COPILOT_ALLOW_ALL=false (an inherited "true" auto-approves every tool and trusts the working directory) and fails fast with FeatureNotSupportedError in a folder the user\'s trustedFolders holds, unless isolation is \'strict\': Copilot has no flag to withhold that trust for one run, and 1.0.102 ran a trusted repository\'s .github/hooks and .github/copilot/settings.json hooks (sessionStart, userPromptSubmitted, preToolUse: shell commands) past permissionPolicy.deny.',
     'The prompt goes on stdin: with `-p` absent the CLI reads piped stdin as the prompt.',
     '`--reasoning-effort` is the documented flag (`--effort` is a hidden alias); all seven levels are accepted.',
     'The process exit code is the truth: after SIGINT/SIGTERM the `result` record still says `exitCode: 0`.',

@@ -6,6 +6,7 @@ import type { Invocation, InvocationContext, SessionTarget } from '../../core/co
 import { bridgedServers, type BridgedServer } from '../../core/tools/mcp-servers.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
 import type { ToolBridgeInfo } from '../../core/contract/bridge-info.js';
+import { gatedRun } from '../../core/options/gated-run.js';
 import { CoderError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 import { PI_READ_ONLY_TOOLS } from './capabilities.js';
@@ -86,6 +87,10 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools:
   flag('--session-dir', opts.piSessionDir);
   args.push(...sessionArgs(session, opts.sessionId));
 
+  // A gated run never loads the repository's .pi/ (extensions run code in pi's process, settings and
+  // mcp.json add tools): pi 1.6.0 loaded .pi/extensions past permissionPolicy and canUseTool in a
+  // folder trust.json names. `--no-approve` overrides that trust for this process (pi >= 0.79).
+  toggle('--no-approve', gatedRun(opts));
   toggle('--no-context-files', opts.piNoContextFiles);
   toggle('--no-extensions', opts.piNoExtensions);
   toggle('--no-skills', opts.piNoSkills);

@@ -18,6 +18,8 @@ const FLAGS_OF_0_79 = '0.79.10';
 const MCP_SINCE = '0.99.1';
 /** `--thinking max`: 0.79.10 only warns "Invalid thinking level" and runs without it; 0.85.1 is the first swept version with it. */
 export const THINKING_MAX_SINCE = '0.85.1';
+/** `--no-approve` (project trust came in 0.79.0): 0.79.10 is the oldest swept version that has it; 0.73 has neither. */
+export const NO_APPROVE_SINCE = '0.79.10';
 
 /** pi's read-only built-in tools: what plan mode allows. */
 export const PI_READ_ONLY_TOOLS = ['read', 'grep', 'find', 'ls'] as const;
@@ -73,4 +75,4 @@ export const piInsteadHints: Partial<Record<FeatureName, string>> = {
 };
 
 /** Flags the pi adapter sets itself, with their aliases: the JSON mode, the session flags, the tool list, extensions and every flag an option above sets. extraArgs may not pass them. */
-export const piOwnedFlags: readonly string[] = ['--mode', '-p', '--print', '--provider', '--model', '--models', '--thinking', '-t', '--tools', '--no-tools', '-nt', '--exclude-tools', '-xt', '--system-prompt', '--append-system-prompt', '--no-session', '--session-dir', '--session', '--session-id', '-c', '--continue', '--fork', '-r', '--resume', '--no-context-files', '-nc', '--no-extensions', '-ne', '--no-skills', '-ns', '--no-prompt-templates', '-np', '-e', '--extension', '--'];
+export const piOwnedFlags: readonly string[] = ['--mode', '-p', '--print', '--provider', '--model', '--models', '--thinking', '-t', '--tools', '--no-tools', '-nt', '--exclude-tools', '-xt', '--system-prompt', '--append-system-prompt', '--no-session', '--session-dir', '--session', '--session-id', '-c', '--continue', '--fork', '-r', '--resume', '--no-context-files', '-nc', '-a', '--approve', '-na', '--no-approve', '--no-extensions', '-ne', '--no-skills', '-ns', '--no-prompt-templates', '-np', '-e', '--extension', '--'];

@@ -18,6 +18,7 @@ export const piDocs: AdapterDocs = {
     'Sessions live in pi\'s own store ($PI_CODING_AGENT_DIR/sessions/<cwd>/, or `piSessionDir`), per working directory, so they outlive the coder; resuming an unknown id exits 1 (`invalid_options`).',
     '`--thinking xhigh` and `max` are clamped to `high` for models without a `thinkingLevelMap`; a model declared without reasoning gets no `reasoning_effort` at all.',
     '`--exclude-tools` and `--session-id` are missing from pi 0.73 (it exits 1 with "Unknown option"): `permissionPolicy.deny` and `sessionId` on a pi older than 0.79.10 fail with FeatureNotInVersionError before pi starts. The swept versions from 0.79.10 on need Node >= 22.19 (their engines field).',
+    'A gated run (canUseTool, permissionPolicy allow/deny or plan mode) passes `--no-approve`: pi (>= 0.79) then ignores the repository\'s trust-gated `.pi/` (extensions, which run code in pi\'s process; settings; `mcp.json`) even in a folder `trust.json` trusts — measured on 1.6.0, a project extension loaded past both gates there. pi 0.73 has neither project trust nor the flag, so a gated run on a pi older than 0.79.10 fails with FeatureNotInVersionError before pi starts.',
     'pi runs bash in its own session (detached) and stops it only when pi gets SIGTERM/SIGHUP; SIGINT or SIGKILL leave a running command behind.',
     '`--system-prompt` / `--append-system-prompt` read a file when the text is the path of an existing file.',
   ],

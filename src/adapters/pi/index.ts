@@ -5,7 +5,8 @@ import { isPdf } from '../../core/options/attachments.js';
 import { rulesSplitByCli } from '../../core/options/flags.js';
 import { FeatureNotSupportedError, InvalidOptionsError, type ErrorCode } from '../../errors.js';
 import { buildPiInvocation } from './argv.js';
-import { piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
+import { gatedRun } from '../../core/options/gated-run.js';
+import { NO_APPROVE_SINCE, piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
 import { piDocs } from './docs.js';
 import { piLive } from './live.js';
 import { createPiTranslator } from './translate.js';
@@ -46,7 +47,14 @@ export const piAdapter: AdapterSpec<'pi'> = {
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/m.exec(output)?.[1],
   capabilities: piCapabilities,
   ownedFlags: piOwnedFlags,
-  valueSince: (opts) => (opts.reasoningEffort === 'max' ? { option: "reasoningEffort 'max'", since: THINKING_MAX_SINCE } : undefined),
+  // 'max' first: its version is the newer one, so a pi that has it has --no-approve too. A gated run
+  // passes --no-approve (argv.ts), which pi 0.73 lacks: it would exit 1 on it.
+  valueSince: (opts) =>
+    opts.reasoningEffort === 'max'
+      ? { option: "reasoningEffort 'max'", since: THINKING_MAX_SINCE }
+      : gatedRun(opts)
+        ? { option: 'canUseTool, permissionPolicy allow/deny or plan mode (a gated run ignores the repository\'s .pi/ with --no-approve)', since: NO_APPROVE_SINCE }
+        : undefined,
   insteadHints: piInsteadHints,
   validate(opts, session) {
     // pi reads a --session / --fork value ending in .jsonl as a file path (from its cwd) and writes the

@@ -181,6 +181,12 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
         async answer(args, signal) {
           const request = codec.request(args);
           if (!request) return JSON.stringify(codec.answer({ behavior: 'deny', message: 'The host could not read this permission request.' }, { toolName: '', input: {} }));
+          // Anyone with the bridge's secret can call this tool (the agent's shell too): only the first
+          // question about a tool use the CLI's records showed reaches canUseTool; others are refused unasked.
+          if (request.toolUseId === undefined || !(await gate?.claimToolUse(request.toolUseId))) {
+            emit({ type: 'progress', kind: 'status', subtype: 'tool_bridge.permission_refused', message: `tool bridge: a permission question about ${request.toolName} that the CLI's records did not show was refused unasked`, raw: args });
+            return JSON.stringify(codec.answer({ behavior: 'deny', message: 'The CLI\'s records show no such tool use.' }, request));
+          }
           asking += 1;
           try {
             const timeoutMs = opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;

@@ -27,6 +27,12 @@ export interface BridgeGate {
   asking(): boolean;
   /** Sees the run's events: a CLI's tool_use record is how a call is known to come through the CLI. */
   observe(event: TranslatedEvent): void;
+  /**
+   * True, once, when the CLI's records showed tool use `id` (waiting the grace for a record on its way):
+   * the permission prompt tool answers one question about each of those, not ones the agent's shell
+   * makes up (a made-up id, or a real one read from the transcript after the CLI asked about it).
+   */
+  claimToolUse(id: string): Promise<boolean>;
   /** Resolves once every call so far is reported. */
   settled(): Promise<void>;
   /**
@@ -109,6 +115,39 @@ class RecordWitness {
   }
 }
 
+/** The tool use ids the CLI's records showed and no question claimed yet, and the questions waiting for one. */
+class ToolUseIds {
+  private readonly seen = new Set<string>();
+  private readonly waiting = new Map<string, Array<(seen: boolean) => void>>();
+  ended = false;
+
+  observe(id: string): void {
+    const first = this.waiting.get(id)?.shift();
+    if (first) first(true);
+    else this.seen.add(id);
+  }
+
+  claim(id: string): Promise<boolean> {
+    if (this.seen.delete(id)) return Promise.resolve(true);
+    if (this.ended) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), RECORD_GRACE_MS).unref();
+      const done = (seen: boolean) => {
+        clearTimeout(timer);
+        const list = this.waiting.get(id) ?? [];
+        if (list.includes(done)) list.splice(list.indexOf(done), 1);
+        resolve(seen);
+      };
+      this.waiting.set(id, [...(this.waiting.get(id) ?? []), done]);
+    });
+  }
+
+  /** No record can come any more. */
+  flush(): void {
+    for (const list of this.waiting.values()) for (const done of list.splice(0)) done(false);
+  }
+}
+
 /**
  * The gate of a run's bridge. `canUseTool` is read at each call (a live turn may bring its own);
  * `emit` puts the `permission` events and the call reports in the run's stream.
@@ -117,6 +156,7 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
   const allow = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
   const deny = opts.permissionPolicy?.deny ?? [];
   const witness = new RecordWitness();
+  const toolUses = new ToolUseIds();
   let asking = 0;
   let pending = 0;
   const whenAllReported: Array<() => void> = [];
@@ -170,15 +210,19 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
     asking: () => asking > 0,
     observe(event) {
       if (event.type !== 'tool_use') return;
+      toolUses.observe(event.id);
       // The CLI's own spelling, where the stream's name is the user's or a kind (ACP: the title).
       const spelled = event.extra?.cliToolName ?? event.extra?.title;
       witness.observe(typeof spelled === 'string' ? spelled : event.name);
     },
+    claimToolUse: (id) => toolUses.claim(id),
     settled: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => void whenAllReported.push(resolve))),
     flush: () => witness.flush(),
     end() {
       witness.ended = true;
       witness.flush();
+      toolUses.ended = true;
+      toolUses.flush();
     },
   };
 }

@@ -3,6 +3,7 @@
 // host as the leader of a process group of its own, tracked like a CLI (process-group.ts: killed at
 // host exit, and by the watchdog when the host dies), and stopped when the run ends; an HTTP server
 // is reached with the caller's headers. Only tools are fronted: resources and prompts are not served.
+import { setMaxListeners } from 'node:events';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
@@ -83,14 +84,27 @@ function redacted(text: string, server: McpServerConfig): string {
   return values.reduce((result, value) => result.replaceAll(value, '<redacted>'), text);
 }
 
-/** Every tool the server lists, page after page. */
+/**
+ * Bounds on what a server may list: one whose pages never end (or that repeats a cursor) would keep the
+ * run from starting until the start timeout and grow the host's memory meanwhile. Far above any real
+ * server (GitHub's lists about a hundred tools on one page).
+ */
+const MAX_LIST_PAGES = 200;
+const MAX_TOOLS = 5_000;
+
+/** Every tool the server lists, page after page, within the bounds above. */
 async function listAll(client: Client, signal: AbortSignal): Promise<McpTool[]> {
   const tools: McpTool[] = [];
+  const cursors = new Set<string>();
   let cursor: string | undefined;
   do {
+    if (cursors.size >= MAX_LIST_PAGES) throw new Error(`tools/list went on for more than ${MAX_LIST_PAGES} pages`);
     const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal });
     tools.push(...page.tools);
+    if (tools.length > MAX_TOOLS) throw new Error(`tools/list listed more than ${MAX_TOOLS} tools`);
     cursor = page.nextCursor;
+    if (cursor !== undefined && cursors.has(cursor)) throw new Error(`tools/list repeated the cursor ${JSON.stringify(cursor.slice(0, 40))}`);
+    if (cursor !== undefined) cursors.add(cursor);
   } while (cursor !== undefined);
   return tools;
 }
@@ -108,6 +122,8 @@ export async function connectUpstream(name: string, server: McpServerConfig, con
   else transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers ?? {} } });
   const client = new Client({ name: 'coderline', version: '1.0.0' });
   const starting = AbortSignal.any([signal, AbortSignal.timeout(START_TIMEOUT_MS)]);
+  // Each request of the listing keeps a listener on it until the start is over.
+  setMaxListeners(MAX_LIST_PAGES + 10, starting);
   let tools: McpTool[];
   try {
     await client.connect(transport, { signal: starting, timeout: START_TIMEOUT_MS });
