@@ -125,6 +125,25 @@ describe('errors before anything runs', () => {
     expect(unreachable).toMatchObject({ code: 'invalid_options', message: expect.stringContaining('mcpServers.gone could not be started') });
   });
 
+  it('a stdio server env name that holds "=", or a NUL byte in its argv or env: InvalidOptionsError naming the server, and nothing starts', async () => {
+    // The attacker: a job or a config file names a server variable "NODE_OPTIONS=--require=<file> ";
+    // Node writes NAME=VALUE as given, so the server (a node program) would read NODE_OPTIONS and load the file.
+    const marker = uniqueMarker('mcp-env-name');
+    const server = (env: Record<string, string>, args: string[] = []) => ({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', marker, ...args], env });
+    for (const [env, args, problem] of [
+      [{ 'NODE_OPTIONS=--require=/tmp/attacker.js ': 'x' }, [], 'holds "="'],
+      [{ TOKEN: 'hunter2\0-token' }, [], 'NUL byte'],
+      [{}, ['a\0b'], 'NUL byte'],
+    ] as const) {
+      const error = (await run('claude', 'hi', { executablePath: '/nonexistent/claude', mcpServers: { bad: server(env, [...args]) } }).catch((caught: unknown) => caught)) as Error;
+      expect(error).toBeInstanceOf(InvalidOptionsError);
+      expect(error.message).toContain('mcpServers.bad');
+      expect(error.message).toContain(problem);
+      expect(error.message).not.toContain('hunter2');
+    }
+    expect(pidsWithMarker(marker)).toEqual([]);
+  });
+
   it('an abort while a server starts is a cancelled run, and the server is stopped', async () => {
     const marker = uniqueMarker('mcp-slow');
     // A server that never answers initialize: the run waits for it until the abort.

@@ -3,7 +3,9 @@
 // servers at the bridge: the caller's env and header values never reach a CLI's argv, config or
 // environment, and the host decides each call (bridge-gate.ts).
 import type { ResolvedOpts, SharedStartOpts } from '../../options.js';
+import { InvalidOptionsError } from '../../errors.js';
 import { buildEnv } from '../process/env.js';
+import { unpassableToProcess } from '../process/spawn.js';
 import type { ToolBridgeInfo } from '../contract/bridge-info.js';
 
 /** One external MCP server: a program on stdio, or a streamable HTTP endpoint. */
@@ -34,6 +36,9 @@ export interface UpstreamContext {
 export function serversToFront(opts: ResolvedOpts, cwd: string): { entries: Array<[string, McpServerConfig]>; context: UpstreamContext } | undefined {
   const entries = mcpServerEntries(opts);
   if (!entries.length) return undefined;
+  // The host starts stdio servers itself: a name like `NODE_OPTIONS=--require=x` would set NODE_OPTIONS.
+  const issues = entries.flatMap(([name, server]) => (isStdioServer(server) ? unpassableToProcess([server.command, ...(server.args ?? [])], server.env ?? {}).map((issue) => `mcpServers.${name}: ${issue}`) : []));
+  if (issues.length) throw new InvalidOptionsError(issues);
   return { entries, context: { env: buildEnv({ inherited: process.env, inherit: opts.inheritEnv, extra: opts.extraEnv, unset: opts.unsetEnv }), cwd } };
 }
 
