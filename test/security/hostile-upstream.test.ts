@@ -3,31 +3,17 @@
 // third-party endpoint); it answers tools/list with pages that never end, or with a cursor it repeats,
 // or sends one page with more tools than any CLI could offer, to keep the run from ever starting or to
 // grow the host's memory until it dies.
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startToolBridge } from '../../src/core/tools/tool-bridge.js';
+import { startMcpHttpServer } from '../support/mcp-http.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => void (await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))));
 
 /** A streamable HTTP MCP server whose tools/list answers with `page(cursor)`. */
-async function upstream(page: (cursor: string | undefined) => ListToolsResult): Promise<string> {
-  const http: HttpServer = createServer(async (req, res) => {
-    const mcp = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
-    mcp.setRequestHandler(ListToolsRequestSchema, (request) => page(request.params?.cursor));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close());
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => (http.closeAllConnections(), http.close(resolve))));
-  return `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-}
+const upstream = (page: (cursor: string | undefined) => ListToolsResult) =>
+  startMcpHttpServer('hostile', (mcp) => mcp.setRequestHandler(ListToolsRequestSchema, (request) => page(request.params?.cursor)));
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const } });
 

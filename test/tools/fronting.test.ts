@@ -2,18 +2,15 @@
 // every page of the server's tools/list re-served unchanged at /mcp/<name>, a call forwarded with its
 // result as the server gave it, a denied tool neither listed nor forwarded, and the server's path
 // answering only with the bridge's secret.
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranslatedEvent } from '../../src/events.js';
 import { bridgeGate, type BridgeGate } from '../../src/core/tools/bridge-gate.js';
 import { startToolBridge, type ToolBridge } from '../../src/core/tools/tool-bridge.js';
 import type { ResolvedOpts } from '../../src/options.js';
+import { startMcpHttpServer } from '../support/mcp-http.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => void (await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))));
@@ -26,10 +23,8 @@ const called: string[] = [];
 afterEach(() => void called.splice(0));
 
 /** A database-like server on streamable HTTP that lists its tools one per page and wants a header. */
-async function upstream(): Promise<string> {
-  const http: HttpServer = createServer(async (req, res) => {
-    if (req.headers['x-db-token'] !== 'db-token') return void res.writeHead(401).end();
-    const mcp = new Server({ name: 'db', version: '1.0.0' }, { capabilities: { tools: {} } });
+function upstream(): Promise<string> {
+  return startMcpHttpServer('db', (mcp) => {
     mcp.setRequestHandler(ListToolsRequestSchema, (request) => {
       const page = Number(request.params?.cursor ?? 0);
       return { tools: [tools[page]!], ...(page + 1 < tools.length ? { nextCursor: String(page + 1) } : {}) };
@@ -38,14 +33,7 @@ async function upstream(): Promise<string> {
       called.push(request.params.name);
       return { content: [{ type: 'text', text: `${request.params.name} done` }], structuredContent: { ok: true } };
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close());
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => (http.closeAllConnections(), http.close(resolve))));
-  return `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  }, (req) => req.headers['x-db-token'] === 'db-token');
 }
 
 async function fronting(opts: Partial<ResolvedOpts>): Promise<{ bridge: ToolBridge; events: TranslatedEvent[]; gate: BridgeGate }> {
