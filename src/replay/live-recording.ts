@@ -5,16 +5,12 @@
 //   {"dir": "cli", "line": "<text>"}   a line the CLI printed on stdout
 // A replay routes the CLI's lines as a live session does (answers and requests by the protocol's
 // dialect, everything else translated, a turn ended by its last record), so it is deterministic.
-import type { TranslatedEvent } from '../../events.js';
-import type { LiveSpec, Translator } from '../contract/adapter.js';
-import { translateLine, translateRecord } from '../translate/translate-line.js';
+import type { LiveTranslation, Translator } from '../core/contract/adapter.js';
+import type { RecordedLine } from '../core/contract/recorded-line.js';
+import { translateLine, translateRecord } from '../core/translate/translate-line.js';
+import type { TranslatedEvent } from '../events.js';
 
-export type LineDirection = 'host' | 'cli';
-
-export interface RecordedLine {
-  dir: LineDirection;
-  line: string;
-}
+export type { LineDirection, RecordedLine } from '../core/contract/recorded-line.js';
 
 /** What a recording says about itself. */
 export interface RecordingMeta {
@@ -57,8 +53,8 @@ function requestId(line: string): unknown {
  * answer to a user message is the turn's last record (`answerRecord`), the answers to the host lines
  * that carried a turn's prompt are translated too.
  */
-export function replayLive(
-  spec: Pick<LiveSpec, 'dialect' | 'endsTurn' | 'answerRecord'>,
+export function replayLiveTurns(
+  spec: Pick<LiveTranslation, 'dialect' | 'endsTurn' | 'answerRecord'>,
   newTranslator: () => Translator,
   provider: string,
   recording: LiveRecording,
