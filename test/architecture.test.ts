@@ -149,8 +149,10 @@ describe('architecture: which part may import which', () => {
   });
 
   it('has the examples import only the public entries, as an app would', () => {
-    const entries = new Set(readFileSync(new URL('tsup.config.ts', root), 'utf8').match(/'src\/[^']+\.ts'/g)!.map((quoted) => quoted.slice(1, -1)));
+    const configs = ['tsup.config.ts', 'tsup.replay.config.ts'].map((config) => readFileSync(new URL(config, root), 'utf8')).join('\n');
+    const entries = new Set(configs.match(/'src\/[^']+\.ts'/g)!.map((quoted) => quoted.slice(1, -1)));
     expect(entries).toContain('src/index.ts');
+    expect(entries).toContain('src/replay/index.ts');
     const examples = readdirSync(new URL('examples', root)).filter((file) => file.endsWith('.ts')).map((file) => `examples/${file}`);
     const inner = examples.flatMap((file) => importsOf(file, new Set(files)).filter((target) => !entries.has(target)).map((target) => `${file} → ${target}`));
     expect(examples.length).toBeGreaterThan(0);
