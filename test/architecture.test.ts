@@ -39,7 +39,7 @@ export const layers: ReadonlyArray<readonly [part: string, prefix: string, mayIm
   ['adapters', 'src/adapters/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream', 'core/protocols', 'core/session']],
   ['registry', 'src/registry.ts', ['errors', 'events', 'core/contract', 'adapters']],
   // coderline/replay: the adapters' pure faces only (translation.ts and what it reaches; checked below).
-  ['replay', 'src/replay/', ['errors', 'events', 'options', 'core/contract', 'core/translate', 'adapters']],
+  ['replay', 'src/replay/', ['errors', 'events', 'options', 'schema', 'core/contract', 'core/translate', 'adapters']],
   ['index', 'src/index.ts', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/session', 'core/live', 'registry']],
   ['subpaths', 'src/subpaths/', ['adapters', 'index']],
   // Fake model servers for tests and demos (coderline/testing); the adapter contract names their steps.

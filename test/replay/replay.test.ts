@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FeatureNotSupportedError, InvalidOptionsError, parseRecording, replay, replayLive, type TranslationSpec } from '../../src/replay/index.js';
+import { CoderError, FeatureNotSupportedError, InvalidOptionsError, parseRecording, replay, replayLive, type TranslationSpec } from '../../src/replay/index.js';
+import { builtInAdapters } from '../../src/registry.js';
+import { builtInTranslations } from '../../src/replay/translations.js';
 import { coderline, repoRoot } from '../cli/command.js';
 
 const fixture = join(repoRoot, 'fixtures', 'codex', '0.171.0', 'reasoning.jsonl');
@@ -43,8 +45,41 @@ describe('replay()', () => {
     expect(() => replayLive(echo, liveRecording)).toThrow(FeatureNotSupportedError);
   });
 
+  // A recording is outside data (a file a user uploads to a page that renders it): the attacker hands
+  // over any text; each shape must be a CoderError `protocol` naming the line, not a TypeError deep in
+  // a replay, a hang, or events made up from a half-read file.
+  it.each([
+    ['empty text', ''],
+    ['a first line that is not JSON', 'hello\n'],
+    ['no meta', '{"lines": []}\n'],
+    ['meta without turns', '{"meta": {"cli": "codex", "version": "1", "scenario": "s", "what": "w"}}\n'],
+    ['a turn without a prompt', '{"meta": {"cli": "codex", "version": "1", "scenario": "s", "what": "w", "turns": [{"status": "success", "text": ""}]}}\n'],
+    ['a line that is null', `${JSON.stringify({ meta: liveRecording.meta })}\nnull\n`],
+    ['a line with another direction', `${JSON.stringify({ meta: liveRecording.meta })}\n{"dir": "up", "line": "{}"}\n`],
+    ['a line whose text is not a string', `${JSON.stringify({ meta: liveRecording.meta })}\n{"dir": "cli", "line": {"method": "turn/completed"}}\n`],
+    ['a cut-off line', `${JSON.stringify({ meta: liveRecording.meta })}\n{"dir": "cli", "li\n`],
+  ])('a recording with %s is a CoderError protocol naming the line', (_what, text) => {
+    let thrown: unknown;
+    try {
+      parseRecording(text);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(CoderError);
+    expect(thrown).toMatchObject({ code: 'protocol', message: expect.stringMatching(/^not a live recording: line \d+ /) });
+  });
+
   it('refuses an unknown CLI name with InvalidOptionsError', () => {
     expect(() => replay('gemini' as 'codex', lines)).toThrow(InvalidOptionsError);
+  });
+
+  it("routes and translates with exactly what each adapter's runs and live sessions use", () => {
+    for (const [cli, translation] of Object.entries(builtInTranslations)) {
+      const adapter = builtInAdapters[cli as keyof typeof builtInTranslations];
+      expect({ cli, same: translation.createTranslator === adapter.createTranslator }).toEqual({ cli, same: true });
+      expect(translation.live).toBeDefined();
+      for (const [key, value] of Object.entries(translation.live!)) expect({ cli, key, same: adapter.live?.[key as keyof typeof translation.live] === value }).toEqual({ cli, key, same: true });
+    }
   });
 
   it('is what `coderline replay` prints for the same file', async () => {
