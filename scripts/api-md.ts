@@ -158,6 +158,18 @@ const attachments = `### Attachments (\`images\`, \`files\`)
 Paths are relative to \`workingDirectory\`. \`images\` takes PNG, JPEG, GIF and WebP files (by extension); \`files\` takes a PDF (by extension) as a document and any other file as UTF-8 text (a file with NUL bytes is refused). Every path is checked before anything spawns: a missing or unreadable file is an \`InvalidOptionsError\` that names it. Where a CLI cannot put an attachment in front of the model, the option is a \`FeatureNotSupportedError\` saying what to do instead. Today: images on all four CLIs (one-shot and live); files on Claude (text and PDF, one-shot and live) and pi (text, one-shot). The mechanism per CLI is in [adapters.md](../adapters.md); \`codexImages\` is the legacy spelling of \`images\` for Codex.
 `;
 
+const replaySection = `## \`coderline/replay\`: recorded lines → events, anywhere
+
+A subpath that imports no Node built-in (checked: it bundles for the browser with nothing external and replays the recorded fixtures in headless Chromium to the bytes Node gives), so a web page or an edge worker can render a recorded session with the translators a run uses. It is one file per format with its own copy of that code: its error classes are not \`coderline\`'s (test \`code\` or \`name\`, not \`instanceof\` across the two).
+
+- \`replay(cli, lines, { clock?, opts?, session? }?)\` → \`CoderStreamEvent[]\`: a CLI's stdout lines (a fixture, or the lines of a \`coderline record\` file) as the events a run yields — blank lines skipped, a line that is not JSON a \`progress\` event. \`cli\` is a built-in name or a \`TranslationSpec\`. \`opts\` and \`session\` are what the run was started with (a recording's header keeps them; some translators read them). \`coderline replay\` prints exactly this.
+- \`replayLive(cli, recording, { clock? }?)\` → \`CoderStreamEvent[][]\`: each turn's events of a live recording (\`parseRecording(text)\`; [live.md](live.md) has the format), routed as the live session routed them. \`FeatureNotSupportedError\` for a CLI without a live mode.
+- \`clock\` (\`ReplayClock\`, \`() => number\`) gives each event's \`ts\`, asked once per event in order. The default stamps every event 0: the time was not recorded, and two replays of the same lines are the same bytes. Pass \`Date.now\` or a counter for another stamp.
+- \`parseRecording(text)\`, \`formatRecording(recording)\`: a live recording (\`LiveRecording\`, \`RecordingMeta\`, \`RecordedLine\`) from and to its JSON lines. A text of any other shape is a \`CoderError\` with code \`protocol\` naming the line.
+- \`builtInTranslations\`: each built-in CLI's \`TranslationSpec\` — \`{ name, createTranslator, live? }\`, where \`live\` (\`LiveTranslation\`) is its protocol's dialect, turn end and live translators. The translators alone: \`createClaudeTranslator\`, \`createCodexTranslator\`, \`createCodexLiveTranslator\`, \`createCopilotTranslator\`, \`createCopilotAcpTranslator\`, \`createPiTranslator\` (each \`(ctx: TranslatorContext) => Translator\`, \`translate(record)\` → events without \`provider\` and \`ts\`).
+- The event types (\`CoderStreamEvent\` and each event), \`CoderError\`, \`InvalidOptionsError\` (an unknown CLI name), \`FeatureNotSupportedError\`, and the types \`ReplayOptions\`, \`TranslationRef\`, \`SessionTarget\`, \`LineDirection\`.
+`;
+
 export function renderApiMd(): string {
   const { sharedStartOptsSchema, runOptsSchema } = optionSchemas();
   return [
@@ -173,6 +185,7 @@ export function renderApiMd(): string {
     '',
     attachments,
     '',
+    replaySection,
   ].join('\n');
 }
 

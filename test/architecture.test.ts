@@ -3,6 +3,7 @@
 // compiler's own pre-processor (static and type-only imports, re-exports, import()), so a new import
 // that climbs back up, or a circle between files, fails here before anyone sees it in a review.
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ export const layers: ReadonlyArray<readonly [part: string, prefix: string, mayIm
   ['options', 'src/options.ts', ['errors', 'events', 'schema', 'permission', 'tool']],
   // The core, by concern, lowest first; no folder imports one above it.
   ['core/options', 'src/core/options/', ['errors', 'options', 'schema']],
-  ['core/contract', 'src/core/contract/', ['errors', 'events', 'options', 'permission', 'core/options']],
+  ['core/contract', 'src/core/contract/', ['errors', 'events', 'options', 'permission', 'schema', 'core/options']],
   ['core/secrets', 'src/core/secrets/', ['errors', 'events', 'options', 'schema', 'core/contract']],
   ['core/process', 'src/core/process/', ['errors', 'events', 'options', 'core/contract', 'core/secrets']],
   ['core/translate', 'src/core/translate/', ['errors', 'events', 'options', 'schema', 'core/contract']],
@@ -37,7 +38,8 @@ export const layers: ReadonlyArray<readonly [part: string, prefix: string, mayIm
   // Each CLI's whole truth; an adapter reads the core, never another adapter (checked below).
   ['adapters', 'src/adapters/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream', 'core/protocols', 'core/session']],
   ['registry', 'src/registry.ts', ['errors', 'events', 'core/contract', 'adapters']],
-  ['replay', 'src/replay/', ['events', 'options', 'core/contract', 'core/translate', 'registry']],
+  // coderline/replay: the adapters' pure faces only (translation.ts and what it reaches; checked below).
+  ['replay', 'src/replay/', ['errors', 'events', 'options', 'schema', 'core/contract', 'core/translate', 'adapters']],
   ['index', 'src/index.ts', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/session', 'core/live', 'registry']],
   ['subpaths', 'src/subpaths/', ['adapters', 'index']],
   // Fake model servers for tests and demos (coderline/testing); the adapter contract names their steps.
@@ -107,6 +109,27 @@ describe('architecture: which part may import which', () => {
     expect(crossing).toEqual([]);
   });
 
+  it('keeps coderline/replay off the process face: no Node built-in, no spawn or file, whatever it reaches', () => {
+    const reached = new Set<string>();
+    const walk = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const target of graph.get(file) ?? []) walk(target);
+    };
+    walk('src/replay/index.ts');
+    // What an adapter's index, the registry or the public entry would drag in: argv, spawn, fs, os.
+    const processFace = [...reached].filter((file) => /^src\/(core\/(process|protocols|run|live|session|stream|tools|versions)\/|registry\.ts$|index\.ts$)/.test(file) || /^src\/adapters\/[^/]+\/(index|argv|live|store)\.ts$/.test(file));
+    const builtins = [...reached].flatMap((file) =>
+      ts.preProcessFile(readFileSync(new URL(file, root), 'utf8'), true, true).importedFiles
+        .map((reference) => reference.fileName)
+        .filter((specifier) => specifier.startsWith('node:') || builtinModules.includes(specifier))
+        .map((specifier) => `${file} → ${specifier}`),
+    );
+    expect(reached).toContain('src/adapters/pi/translate.ts');
+    expect(processFace).toEqual([]);
+    expect(builtins).toEqual([]);
+  });
+
   it('has no circle of files inside a part either', () => {
     const circles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
@@ -126,8 +149,10 @@ describe('architecture: which part may import which', () => {
   });
 
   it('has the examples import only the public entries, as an app would', () => {
-    const entries = new Set(readFileSync(new URL('tsup.config.ts', root), 'utf8').match(/'src\/[^']+\.ts'/g)!.map((quoted) => quoted.slice(1, -1)));
+    const configs = ['tsup.config.ts', 'tsup.replay.config.ts'].map((config) => readFileSync(new URL(config, root), 'utf8')).join('\n');
+    const entries = new Set(configs.match(/'src\/[^']+\.ts'/g)!.map((quoted) => quoted.slice(1, -1)));
     expect(entries).toContain('src/index.ts');
+    expect(entries).toContain('src/replay/index.ts');
     const examples = readdirSync(new URL('examples', root)).filter((file) => file.endsWith('.ts')).map((file) => `examples/${file}`);
     const inner = examples.flatMap((file) => importsOf(file, new Set(files)).filter((target) => !entries.has(target)).map((target) => `${file} → ${target}`));
     expect(examples.length).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { ProviderName } from '../../src/events.js';
 import type { CanaryReport, ProbeExit } from '../../src/probe/analyse.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
-import type { RecordingMeta } from '../../src/core/live/live-recording.js';
+import type { RecordingMeta } from '../../src/replay/live-recording.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const versionsFile = join(repoRoot, 'compat', 'versions.json');

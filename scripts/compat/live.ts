@@ -1,5 +1,5 @@
 // Live-session scenarios (coder.open()) run through a real binary against a fake model server, every
-// line both ways recorded (src/core/live/live-recording.ts has the format). `npm run record -- --live`
+// line both ways recorded (src/replay/live-recording.ts has the format). `npm run record -- --live`
 // keeps them as the pinned version's live fixtures; the compatibility sweep runs the canaries among
 // them on every swept version and judges each from what a user sees: the turns' results, whether the
 // CLI asked canUseTool, whether the command's file appeared, what the model was sent.
@@ -11,7 +11,7 @@ import type { AdapterSpec, LiveFeature, LiveSpec } from '../../src/core/contract
 import { LiveSession } from '../../src/core/live/live.js';
 import type { RunStream } from '../../src/result.js';
 import { compareVersions } from '../../src/core/versions/version.js';
-import { formatRecording, type RecordedLine, type RecordingMeta } from '../../src/core/live/live-recording.js';
+import { formatRecording, type RecordedLine, type RecordingMeta } from '../../src/replay/live-recording.js';
 import type { ProviderName } from '../../src/events.js';
 import type { OneShotOpts } from '../../src/options.js';
 import { fakeApiOf, startFakeModel, type Script, type ScriptStep } from '../../src/testing/index.js';

@@ -1,7 +1,7 @@
-// `coderline replay FILE`: the events a recording translates to, through the adapter's pure
-// translator. Deterministic: every event gets ts 0, so two replays print the same bytes.
+// `coderline replay FILE`: the events a recording translates to, through coderline/replay's replay()
+// with its default clock: every event gets ts 0, so two replays print the same bytes.
 import type { ProviderName } from '../index.js';
-import { replayLines } from '../replay/replay-lines.js';
+import { replay } from '../replay/replay.js';
 import { describeEvent } from './progress.js';
 import { parseRecording } from './recording.js';
 import { PROVIDERS } from './run-args.js';
@@ -29,7 +29,7 @@ export async function replayCommand(argv: readonly string[]): Promise<number | '
     throw new UsageError(`--cli ${values.cli} contradicts the recording, which is from ${header.cli}`, 'Leave --cli out for files with a header.');
   }
 
-  for (const event of replayLines(cli as ProviderName, lines, header)) {
+  for (const event of replay(cli as ProviderName, lines, header ?? {})) {
     if (!values.pretty) process.stdout.write(`${JSON.stringify(event)}\n`);
     else {
       const line = describeEvent(event, values.verbose === true) ?? (event.type === 'done' ? `done: ${event.status}${event.text ? ` — ${event.text}` : ''}` : undefined);

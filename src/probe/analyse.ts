@@ -2,7 +2,7 @@
 // stdout lines and how the process ended. The lines are translated and classified the way a live
 // run does it, so the same code judges a live probe and a doctored recording.
 import { isDeepStrictEqual } from 'node:util';
-import { replayLines } from '../replay/replay-lines.js';
+import { replay } from '../replay/replay.js';
 import type { SessionInfo, SessionTarget } from '../core/contract/adapter.js';
 import type { ResolvedOpts } from '../options.js';
 import { decideOutcome, failedExit, type Outcome, type ProcessEnd } from '../core/stream/outcome.js';
@@ -112,7 +112,7 @@ function checkOutcome(expected: CanaryExpectation, status: RunStatus, errorCode:
 export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, lines: readonly string[], exit: ProbeExit, opts: ResolvedOpts = {}, earlierSessionId?: string): CanaryReport {
   const adapter = builtInAdapters[cli];
   const session: SessionTarget = expected.sessionId && earlierSessionId ? { kind: expected.sessionId === 'same' ? 'resume' : 'fork', sessionId: earlierSessionId } : { kind: 'new' };
-  const events = replayLines(cli, lines, { opts, session });
+  const events = replay(cli, lines, { opts, session });
   const tracker = new RunTracker(adapter.usageIsCumulative);
   for (const event of events) tracker.observe(event);
 

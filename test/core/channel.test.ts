@@ -1,7 +1,8 @@
 // The core's duplex channel against a real peer process (test/fake-cli/rpc-peer.mjs) speaking JSON-RPC.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DuplexChannel, jsonRpc, type ChannelHandlers } from '../../src/core/protocols/channel.js';
+import { DuplexChannel, type ChannelHandlers } from '../../src/core/protocols/channel.js';
+import { jsonRpc } from '../../src/core/contract/json-rpc.js';
 import { LiveSessionClosedError } from '../../src/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { isGroupAlive, isProcessAlive } from '../support/processes.js';

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AdapterSpec, LiveSpec } from '../../src/core/contract/adapter.js';
-import { parseRecording, type LiveRecording } from '../../src/core/live/live-recording.js';
+import { parseRecording, type LiveRecording } from '../../src/replay/live-recording.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { replayTurns, trackerOf } from '../support/live-replay.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
-import type { RecordedLine } from '../../src/core/live/live-recording.js';
+import type { RecordedLine } from '../../src/replay/live-recording.js';
 import { LiveSession } from '../../src/core/live/live.js';
 import { CliExitError, createCoder, run, type CoderStreamEvent, type OneShotOpts } from '../../src/index.js';
 import { startFakeModel, type Script } from '../../src/testing/index.js';

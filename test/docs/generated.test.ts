@@ -8,6 +8,7 @@ import { readResults } from '../../scripts/compat/results.js';
 import { renderEventsMd } from '../../scripts/events-md.js';
 import type { ProviderName } from '../../src/events.js';
 import * as publicApi from '../../src/index.js';
+import * as replayApi from '../../src/replay/index.js';
 import { builtInAdapters } from '../../src/registry.js';
 
 const committed = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -34,6 +35,11 @@ describe('generated docs', () => {
   it('docs/api.md documents every public export', () => {
     const api = renderApiMd();
     expect(Object.keys(publicApi).filter((name) => !api.includes(`\`${name}`))).toEqual([]);
+  });
+
+  it('docs/api.md documents every export of coderline/replay in its section', () => {
+    const section = renderApiMd().split('## `coderline/replay`')[1] ?? '';
+    expect(Object.keys(replayApi).filter((name) => !section.includes(`\`${name}`))).toEqual([]);
   });
 
   it('docs/events.md shows, for every CLI, the records behind init, message, tool_use, tool_result and done', () => {

@@ -78,6 +78,19 @@ describe('the built package', () => {
       expect(esm.trim()).not.toBe('');
       expect(cjs.trim()).toBe(esm.trim());
       if (subpath === '.') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['run', 'createCoder', 'createPool']));
+      if (subpath === './replay') expect(esm.trim().split(',')).toEqual(expect.arrayContaining(['replay', 'replayLive', 'parseRecording']));
+    });
+
+    // The same recorded lines give the same events through either build, on the oldest Node.
+    it('coderline/replay replays recorded lines to the same events under import() and require()', () => {
+      const lines = JSON.stringify(readFileSync(`${root}fixtures/codex/0.171.0/reasoning.jsonl`, 'utf8').split('\n'));
+      const print = `console.log(JSON.stringify(replay('codex', ${lines}, { clock: (() => { let n = 0; return () => n++; })() })))`;
+      const esm = execFileSync(FLOOR_NODE, ['--input-type=module', '-e', `const { replay } = await import('coderline/replay'); ${print}`], { cwd: app, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+      const cjs = execFileSync(FLOOR_NODE, ['-e', `const { replay } = require('coderline/replay'); ${print}`], { cwd: app, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+      const events = JSON.parse(esm) as Array<{ type: string; provider: string; ts: number }>;
+      expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['reasoning', 'done']));
+      expect(events.map((event) => event.ts)).toEqual(events.map((_, n) => n));
+      expect(cjs).toBe(esm);
     });
 
     it.each([
@@ -211,6 +224,7 @@ const FAKE_ADAPTER = `const fake = {
 
 /** Typed uses of the package, as an ES module; the `@ts-expect-error` fails if the types were `any`. */
 const TYPED_ESM_APP = `import { createPool, run, tool, type CoderStreamEvent, type RunResult } from 'coderline';
+import { replay } from 'coderline/replay';
 import { startFakeModel } from 'coderline/testing';
 import { z } from 'zod';
 const result = await run('claude', 'x', { outputSchema: z.object({ ok: z.boolean() }) });
@@ -220,7 +234,9 @@ const wrong: number = result.status;
 const echo = tool({ name: 'echo', description: 'd', input: z.object({ text: z.string() }), handler: ({ text }) => text });
 const pooled: RunResult<unknown, string> = await createPool(2).run('codex', 'x', { tools: [echo] });
 const textOf = (event: CoderStreamEvent) => (event.type === 'message' ? event.text : '');
-void ok; void wrong; void pooled; void textOf; void startFakeModel;
+// coderline/replay's events are the events coderline's types describe.
+const replayed: CoderStreamEvent[] = replay('claude', ['{"type":"result","subtype":"success","result":"hi"}'], { clock: () => 7 });
+void ok; void wrong; void pooled; void textOf; void startFakeModel; void replayed;
 `;
 
 /** The same as a CommonJS module. */

@@ -10,7 +10,7 @@ import { compatFixtureDir, liveCanaryNames, liveCompatDir, readVersions, type Co
 import { judgeLive, liveCanaryApplies, liveOutcome, liveScenario } from '../../scripts/compat/live.js';
 import { liveMinVersion, readResults, type VersionResult } from '../../scripts/compat/results.js';
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
-import { parseRecording } from '../../src/core/live/live-recording.js';
+import { parseRecording } from '../../src/replay/live-recording.js';
 import { compareVersions } from '../../src/core/versions/version.js';
 import type { ProviderName } from '../../src/events.js';
 import { analyseCanary } from '../../src/probe/analyse.js';

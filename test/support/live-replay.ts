@@ -1,16 +1,15 @@
-// Replaying a live recording (src/core/live/live-recording.ts) the way a live session translates it, and
-// reading back what each turn's result would be: shared by the pinned recordings' replay
+// Replaying a live recording with coderline/replay's replayLive() (the routing and translators a live
+// session uses), and reading back what each turn's result would be: shared by the pinned recordings' replay
 // (test/core/live-replay.test.ts) and the compatibility sweep's (test/support/compat-replay.ts).
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
-import { replayLive, type LiveRecording } from '../../src/core/live/live-recording.js';
+import type { LiveRecording } from '../../src/replay/live-recording.js';
+import { replayLive } from '../../src/replay/replay.js';
 import { RunTracker } from '../../src/core/stream/run-tracker.js';
-import type { CoderStreamEvent, TranslatedEvent } from '../../src/events.js';
+import type { CoderStreamEvent, ProviderName, TranslatedEvent } from '../../src/events.js';
 
-/** Each turn's events. A protocol whose translator spans the session (createSessionTranslator) keeps one for the whole replay. */
-export function replayTurns(adapter: AdapterSpec, recording: LiveRecording): TranslatedEvent[][] {
-  const spec = adapter.live!;
-  const shared = spec.createSessionTranslator?.({ opts: {} });
-  return replayLive(spec, () => shared ?? (spec.createTranslator ?? adapter.createTranslator)({ opts: {} }), adapter.name, recording);
+/** Each turn's events, from the built-in adapter's pure face (its translation.ts, which its live spec spreads). */
+export function replayTurns(adapter: AdapterSpec, recording: LiveRecording): CoderStreamEvent[][] {
+  return replayLive(adapter.name as ProviderName, recording);
 }
 
 /** What a turn's events add up to: its status and text, as its RunResult has them. */

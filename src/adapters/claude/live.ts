@@ -5,38 +5,15 @@
 // the CLI's `can_use_tool` questions). Verified on 2.1.252 and 2.1.332 (cli-notes/claude.md, "Live mode");
 // the compatibility sweep's live canaries pass on every swept version from claudeLiveMinVersion on.
 import type { LiveSpec } from '../../core/contract/adapter.js';
-import type { RpcDialect } from '../../core/contract/dialect.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
 import { pickPermissionMode, type PermissionModeMapping } from '../../core/options/permission-mode.js';
 import { claudePermissionModes } from '../../options.js';
 import { buildClaudeInvocation, userMessageWith } from './argv.js';
 import { claudePermission } from './permission.js';
+import { claudeLiveTranslation } from './translation.js';
 import { claudeLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
-
-/** `control_request` / `control_response` / `control_cancel_request`, matched by `request_id`. */
-const controlDialect: RpcDialect = {
-  request: (id, body) => ({ type: 'control_request', request_id: id, request: body }),
-  response(message) {
-    if (!isJsonObject(message) || message.type !== 'control_response' || !isJsonObject(message.response)) return undefined;
-    const { response } = message;
-    const id = stringOf(response.request_id);
-    if (id === undefined) return undefined;
-    if (response.subtype === 'success') return { id, ok: true, result: response.response };
-    return { id, ok: false, error: stringOf(response.error) ?? JSON.stringify(response) };
-  },
-  incoming(message) {
-    if (!isJsonObject(message) || message.type !== 'control_request') return undefined;
-    const id = stringOf(message.request_id);
-    return id === undefined ? undefined : { id, body: message.request };
-  },
-  reply: (id, outcome) => ({
-    type: 'control_response',
-    response: outcome.ok ? { subtype: 'success', request_id: id, response: outcome.result } : { subtype: 'error', request_id: id, error: outcome.error },
-  }),
-  cancelled: (message) => (isJsonObject(message) && message.type === 'control_cancel_request' ? stringOf(message.request_id) : undefined),
-};
 
 /**
  * Every mode goes to the CLI as it is. With canUseTool the ones that run tools unasked are refused:
@@ -49,6 +26,7 @@ const permissionModes: PermissionModeMapping<string> = {
 };
 
 export const claudeLive: LiveSpec = {
+  ...claudeLiveTranslation,
   capabilities: {
     open: native('claude -p --input-format stream-json --output-format stream-json --verbose; a user line on stdin per turn'),
     interrupt: native('control_request interrupt: the turn ends, a running Bash command is killed by the CLI, the process stays'),
@@ -62,7 +40,6 @@ export const claudeLive: LiveSpec = {
   },
   minVersion: claudeLiveMinVersion,
   launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
-  dialect: controlDialect,
   async buildInvocation(ctx) {
     const { args, env } = await buildClaudeInvocation(ctx);
     args.push('--input-format=stream-json');
@@ -75,7 +52,6 @@ export const claudeLive: LiveSpec = {
   userMessage: (prompt, steerId, _sessionId, attachments) => ({ ...userMessageWith(prompt, attachments), ...(steerId ? { uuid: steerId } : {}) }),
   steerStarted: (record) =>
     isJsonObject(record) && record.type === 'command_lifecycle' && record.state !== 'queued' ? stringOf(record.command_uuid) : undefined,
-  endsTurn: (record) => isJsonObject(record) && record.type === 'result',
   interruptRequest: { subtype: 'interrupt' },
   setModelRequest: (model) => ({ subtype: 'set_model', model }),
   setPermissionModeRequests: (mode, opts) => [{ subtype: 'set_permission_mode', mode: pickPermissionMode('claude', permissionModes, mode, opts) }],

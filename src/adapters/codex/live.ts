@@ -9,14 +9,14 @@
 // sweep's live canaries pass on every swept version from codexLiveMinVersion on.
 import type { Attachments } from '../../core/options/attachments.js';
 import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/contract/adapter.js';
-import { jsonRpc } from '../../core/protocols/channel.js';
 import { isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import type { PermissionRequest } from '../../permission.js';
 import { pickPermissionMode, type PermissionModeMapping, type PermissionModeName } from '../../core/options/permission-mode.js';
 import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { configEnv, configFlag, sharedConfigArgs } from './argv.js';
-import { createCodexLiveTranslator, execItemOf } from './live-translate.js';
+import { execItemOf } from './live-translate.js';
+import { codexLiveTranslation } from './translation.js';
 import { codexLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -160,6 +160,7 @@ class CodexThread implements LiveConnection {
 }
 
 export const codexLive: LiveSpec = {
+  ...codexLiveTranslation,
   capabilities: {
     open: native('codex app-server (JSON-RPC on stdio): initialize, thread/start (thread/resume for a session id), turn/start per turn; the turn ends at turn/completed'),
     interrupt: native('turn/interrupt; the command a turn leaves running (Codex does not stop it) is stopped by the SDK'),
@@ -171,7 +172,6 @@ export const codexLive: LiveSpec = {
   launchOnly: [],
   // Exec flags the app-server has no per-thread form for in this SDK yet.
   notLive: ['outputSchema', 'strictSchema', 'codexImages', 'files', 'addDirs', 'codexEphemeral', 'codexIgnoreUserConfig', 'codexIgnoreRules'],
-  dialect: jsonRpc,
   async buildInvocation(ctx) {
     const args = ['app-server'];
     if (ctx.opts.codexDisablePlugins) args.push('--disable', 'plugins');
@@ -180,8 +180,6 @@ export const codexLive: LiveSpec = {
     const env = configEnv(ctx);
     return env ? { args, env } : { args };
   },
-  endsTurn: (record) => isJsonObject(record) && record.method === 'turn/completed',
-  createTranslator: createCodexLiveTranslator,
   // Only an approval request is asked of the host; the thread's own codec names file changes.
   permission: permissionCodec(new Map()),
   async connect(rpc, ctx) {

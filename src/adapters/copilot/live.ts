@@ -8,12 +8,11 @@
 import type { LiveConnection, LiveConnectContext, LiveRpc, LiveSpec, PermissionCodec } from '../../core/contract/adapter.js';
 import type { ResolvedOpts } from '../../options.js';
 import type { Attachments } from '../../core/options/attachments.js';
-import { jsonRpc } from '../../core/protocols/channel.js';
 import { pickPermissionMode, type PermissionModeMapping } from '../../core/options/permission-mode.js';
 import { asJsonObject, stringOf } from '../../schema/json.js';
 import { CoderError } from '../../errors.js';
-import { acpAnswerRecord, createCopilotAcpTranslator, isAcpAnswer } from './acp-translate.js';
 import { copilotOptions } from './argv.js';
+import { copilotLiveTranslation } from './translation.js';
 import { copilotLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -127,6 +126,7 @@ class AcpSession implements LiveConnection {
 }
 
 export const copilotLive: LiveSpec = {
+  ...copilotLiveTranslation,
   capabilities: {
     open: native('copilot --acp (Agent Client Protocol v1): initialize, session/new or session/load, then a session/prompt request per turn; its answer ends the turn'),
     interrupt: native('session/cancel notification: the prompt answers cancelled, a running shell command is killed, the process stays'),
@@ -144,14 +144,10 @@ export const copilotLive: LiveSpec = {
   // Files too: 1.0.102 writes an embedded resource to a temp file and sends the model only its path
   // (<tagged_files>), so the content never reaches the request.
   notLive: ['outputSchema', 'copilotMode', 'permissionPolicy.mode=plan', 'sessionId', 'files'],
-  dialect: jsonRpc,
   async buildInvocation(ctx) {
     const { args, env } = await copilotOptions(ctx);
     return { args: ['--acp', ...args], env };
   },
-  createSessionTranslator: createCopilotAcpTranslator,
-  answerRecord: acpAnswerRecord,
-  endsTurn: isAcpAnswer,
   async connect(rpc, ctx) {
     const session = new AcpSession(rpc);
     await session.open(ctx);

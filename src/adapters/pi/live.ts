@@ -6,34 +6,16 @@
 // (`extension_ui_request` / `extension_ui_response`). Verified on 1.6.0 (cli-notes/pi.md, "Live mode");
 // the compatibility sweep's live canaries pass on every swept version from piLiveMinVersion on.
 import type { LiveSpec, PermissionCodec } from '../../core/contract/adapter.js';
-import type { RpcDialect } from '../../core/contract/dialect.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
 import { InvalidOptionsError } from '../../errors.js';
 import { buildPiInvocation, piBridgeServedNames } from './argv.js';
+import { piLiveTranslation } from './translation.js';
 import { piLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
-/** The extension dialogs that wait for an answer (others, such as notify, are fire-and-forget). */
-const DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
 /** The title of the extension's question: how the host tells it from other extensions' dialogs. */
 const QUESTION_TITLE = 'coderline:canUseTool';
-
-const rpcDialect: RpcDialect = {
-  request: (id, body) => ({ id, ...(body as object) }),
-  response(message) {
-    if (!isJsonObject(message) || message.type !== 'response') return undefined;
-    const id = stringOf(message.id);
-    if (id === undefined) return undefined;
-    return message.success === true ? { id, ok: true, result: message.data } : { id, ok: false, error: stringOf(message.error) ?? JSON.stringify(message) };
-  },
-  incoming(message) {
-    if (!isJsonObject(message) || message.type !== 'extension_ui_request' || !DIALOGS.has(String(message.method))) return undefined;
-    const id = stringOf(message.id);
-    return id === undefined ? undefined : { id, body: message };
-  },
-  reply: (id, outcome) => ({ type: 'extension_ui_response', id, ...(outcome.ok ? (outcome.result as object) : { cancelled: true }) }),
-};
 
 /**
  * The extension that puts each tool call to the host; a question that is dismissed or unreadable
@@ -85,6 +67,7 @@ const permission: PermissionCodec = {
 };
 
 export const piLive: LiveSpec = {
+  ...piLiveTranslation,
   capabilities: {
     open: native('pi --mode rpc; a prompt command per turn, the turn ends at agent_settled'),
     steer: native('steer command: delivered after the running tool or answer, inside the same run'),
@@ -97,7 +80,6 @@ export const piLive: LiveSpec = {
   launchOnly: [],
   // RPC takes images with a prompt, but no files (rpc mode refuses @file arguments).
   notLive: ['outputSchema', 'files'],
-  dialect: rpcDialect,
   async buildInvocation(ctx) {
     const { args, env } = await buildPiInvocation(ctx, 'rpc');
     if (ctx.opts.canUseTool) args.push('-e', await ctx.writeTempFile('coderline-can-use-tool.mjs', canUseToolExtension(piBridgeServedNames(ctx.toolBridge))));
@@ -109,7 +91,6 @@ export const piLive: LiveSpec = {
     return { type: 'prompt', message: prompt, ...(images.length ? { images } : {}) };
   },
   userMessageIsRequest: true,
-  endsTurn: (record) => isJsonObject(record) && record.type === 'agent_settled',
   interruptRequest: { type: 'abort' },
   setModelRequest(model, opts) {
     const slash = model.indexOf('/');

@@ -2,7 +2,7 @@
 import type { TranslatedEvent, Usage } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
 import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../../options.js';
-import type { Attachments } from '../options/attachments.js';
+import type { Attachments } from '../options/attachment-types.js';
 import type { RpcDialect } from './dialect.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
@@ -275,7 +275,7 @@ export interface LiveSpec {
   /**
    * The answer to the request that starts a turn is the turn's last record (ACP's `session/prompt`
    * answers with its stop reason): this wraps it as the record the translator and `endsTurn` get.
-   * The connection's `startTurn` resolves with that answer (also replayed: core/live/live-recording.ts).
+   * The connection's `startTurn` resolves with that answer (also replayed: replay/live-recording.ts).
    */
   answerRecord?(answer: unknown): unknown;
   /**
@@ -361,6 +361,19 @@ export interface AdapterSpec<P extends string = string> {
   live?: LiveSpec;
   /** The CLI's session store (`coder.listSessions()`, `coder.readSession()`), when it can be read. */
   sessionStore?: SessionStoreSpec;
+}
+
+/** How a live protocol's recorded lines become events again: their routing and the turns' ends, no process. */
+export type LiveTranslation = Pick<LiveSpec, 'dialect' | 'endsTurn' | 'answerRecord' | 'createTranslator' | 'createSessionTranslator'>;
+
+/**
+ * An adapter's pure face (`coderline/replay`): its translators and how its live protocol routes lines.
+ * It lives in the adapter's `translation.ts`, which imports nothing that starts a process or reads a file.
+ */
+export interface TranslationSpec<P extends string = string> {
+  name: P;
+  createTranslator(ctx: TranslatorContext): Translator;
+  live?: LiveTranslation;
 }
 
 export type { Usage };

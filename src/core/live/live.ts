@@ -25,7 +25,7 @@ import { checkSupport, parseOptions } from '../run/validate.js';
 import { compareVersions } from '../versions/version.js';
 import { checkWorkingDirectory, prepareLaunch } from '../run/launch.js';
 import { readAttachments, type Attachments } from '../options/attachments.js';
-import type { RecordedLine } from './live-recording.js';
+import type { RecordedLine } from '../contract/recorded-line.js';
 import { deltaRedaction, redactedAlways, runRedactor, type Redactor } from '../secrets/redact.js';
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
@@ -35,7 +35,7 @@ const CONTROL_TIMEOUT_MS = 30_000;
 export interface LiveHost {
   cwd: string;
   coderStateDir(): Promise<string>;
-  /** Sees every line both ways (live recordings, core/live/live-recording.ts). */
+  /** Sees every line both ways (live recordings, replay/live-recording.ts). */
   recordLine?(line: RecordedLine): void;
 }
 

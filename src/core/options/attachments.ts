@@ -5,6 +5,7 @@ import { access, constants, readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
+import type { Attachments, InlineFile, InlineImage } from './attachment-types.js';
 
 const imageTypes: Readonly<Record<string, string>> = {
   '.png': 'image/png',
@@ -14,23 +15,7 @@ const imageTypes: Readonly<Record<string, string>> = {
   '.webp': 'image/webp',
 };
 
-export interface InlineImage {
-  /** The path as the caller gave it, and resolved against the working directory. */
-  path: string;
-  absolutePath: string;
-  mediaType: string;
-  base64: string;
-}
-
-export type InlineFile =
-  | { kind: 'pdf'; path: string; absolutePath: string; mediaType: 'application/pdf'; base64: string }
-  | { kind: 'text'; path: string; absolutePath: string; mediaType: 'text/plain'; text: string };
-
-/** What one turn attaches, read. */
-export interface Attachments {
-  images: InlineImage[];
-  files: InlineFile[];
-}
+export type { Attachments, InlineFile, InlineImage } from './attachment-types.js';
 
 export const isPdf = (path: string): boolean => extname(path).toLowerCase() === '.pdf';
 

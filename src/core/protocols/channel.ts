@@ -3,38 +3,14 @@
 // timeouts, and everything pending failed with a typed error when the process ends. The CLI leads a
 // process group of its own (spawn.ts), its stdout is split by the same LineSplitter as a one-shot
 // run, and a line that is not JSON is handed on as such, never thrown. How ids and replies are spelled
-// is the dialect's business: JSON-RPC 2.0 is here, a CLI's own dialect lives in its adapter.
+// is the dialect's business: JSON-RPC 2.0 is core/contract/json-rpc.ts, a CLI's own dialect lives in its adapter.
 import { CoderError, LiveSessionClosedError } from '../../errors.js';
 import type { AdapterSpec } from '../contract/adapter.js';
 import type { MessageId, ReplyOutcome, RpcDialect } from '../contract/dialect.js';
-import { isJsonObject } from '../../schema/json.js';
 import { LineSplitter } from '../stream/lines.js';
 import { ABORT_STEPS, isGroupAlive, STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from '../process/process-group.js';
 import { spawnCli, startError, type SpawnOptions } from '../process/spawn.js';
 import { StderrTail } from '../stream/stderr-tail.js';
-
-const isId = (value: unknown): value is MessageId => typeof value === 'string' || typeof value === 'number';
-
-/** JSON-RPC 2.0: a request body is `{ method, params }`. */
-export const jsonRpc: RpcDialect = {
-  request: (id, body) => ({ jsonrpc: '2.0', id, ...(body as object) }),
-  response(message) {
-    if (!isJsonObject(message) || !isId(message.id) || 'method' in message) return undefined;
-    if ('error' in message) {
-      const error = isJsonObject(message.error) && typeof message.error.message === 'string' ? message.error.message : JSON.stringify(message.error);
-      return { id: message.id, ok: false, error };
-    }
-    return 'result' in message ? { id: message.id, ok: true, result: message.result } : undefined;
-  },
-  incoming: (message) =>
-    isJsonObject(message) && isId(message.id) && typeof message.method === 'string'
-      ? { id: message.id, body: { method: message.method, params: message.params } }
-      : undefined,
-  reply: (id, outcome) => (outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : { jsonrpc: '2.0', id, error: { code: -32000, message: outcome.error } }),
-  cancelled: (message) =>
-    isJsonObject(message) && message.method === '$/cancelRequest' && isJsonObject(message.params) && isId(message.params.id) ? message.params.id : undefined,
-  notification: (body) => ({ jsonrpc: '2.0', ...(body as object) }),
-};
 
 export interface ChannelHandlers {
   /** Every stdout line, before anything else looks at it. */

@@ -5,16 +5,14 @@
 //   {"dir": "cli", "line": "<text>"}   a line the CLI printed on stdout
 // A replay routes the CLI's lines as a live session does (answers and requests by the protocol's
 // dialect, everything else translated, a turn ended by its last record), so it is deterministic.
-import type { TranslatedEvent } from '../../events.js';
-import type { LiveSpec, Translator } from '../contract/adapter.js';
-import { translateLine, translateRecord } from '../translate/translate-line.js';
+import type { LiveTranslation, Translator } from '../core/contract/adapter.js';
+import type { RecordedLine } from '../core/contract/recorded-line.js';
+import { translateLine, translateRecord } from '../core/translate/translate-line.js';
+import { CoderError } from '../errors.js';
+import type { TranslatedEvent } from '../events.js';
+import { isJsonObject } from '../schema/json.js';
 
-export type LineDirection = 'host' | 'cli';
-
-export interface RecordedLine {
-  dir: LineDirection;
-  line: string;
-}
+export type { LineDirection, RecordedLine } from '../core/contract/recorded-line.js';
 
 /** What a recording says about itself. */
 export interface RecordingMeta {
@@ -35,11 +33,41 @@ export function formatRecording(recording: LiveRecording): string {
   return [JSON.stringify({ meta: recording.meta }), ...recording.lines.map((line) => JSON.stringify(line))].join('\n') + '\n';
 }
 
+/** A recording is outside data: any other shape is a CoderError `protocol` naming the line, never a crash later in a replay. */
+function malformed(lineNumber: number, what: string): CoderError {
+  return new CoderError('protocol', `not a live recording: line ${lineNumber} ${what}`);
+}
+
+function parsedLine(text: string, lineNumber: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw malformed(lineNumber, 'is not JSON');
+  }
+}
+
+function recordingMeta(value: unknown): RecordingMeta {
+  const meta = isJsonObject(value) ? value.meta : undefined;
+  if (!isJsonObject(meta)) throw malformed(1, 'is not its {"meta": …} line');
+  const turns = meta.turns;
+  const isTurn = (turn: unknown) => isJsonObject(turn) && typeof turn.prompt === 'string' && typeof turn.status === 'string' && typeof turn.text === 'string';
+  if (!(['cli', 'version', 'scenario', 'what'] as const).every((key) => typeof meta[key] === 'string') || !Array.isArray(turns) || !turns.every(isTurn)) {
+    throw malformed(1, 'lacks cli, version, scenario, what (strings) or turns ({ prompt, status, text } each)');
+  }
+  return meta as unknown as RecordingMeta;
+}
+
 export function parseRecording(text: string): LiveRecording {
-  const [head, ...rest] = text.split('\n').filter((line) => line.trim() !== '');
-  const meta = (JSON.parse(head ?? '{}') as { meta?: RecordingMeta }).meta;
-  if (!meta) throw new Error('a live recording starts with its {"meta": …} line');
-  return { meta, lines: rest.map((line) => JSON.parse(line) as RecordedLine) };
+  const numbered = text.split('\n').map((line, index) => ({ line, number: index + 1 })).filter(({ line }) => line.trim() !== '');
+  const [head, ...rest] = numbered;
+  if (!head) throw malformed(1, 'is missing: the text is empty');
+  const meta = recordingMeta(parsedLine(head.line, head.number));
+  const lines = rest.map(({ line, number }): RecordedLine => {
+    const value = parsedLine(line, number);
+    if (!isJsonObject(value) || (value.dir !== 'host' && value.dir !== 'cli') || typeof value.line !== 'string') throw malformed(number, 'is not {"dir": "host" | "cli", "line": string}');
+    return { dir: value.dir, line: value.line };
+  });
+  return { meta, lines };
 }
 
 /** The id of a request line the host wrote, when it has one. */
@@ -57,8 +85,8 @@ function requestId(line: string): unknown {
  * answer to a user message is the turn's last record (`answerRecord`), the answers to the host lines
  * that carried a turn's prompt are translated too.
  */
-export function replayLive(
-  spec: Pick<LiveSpec, 'dialect' | 'endsTurn' | 'answerRecord'>,
+export function replayLiveTurns(
+  spec: Pick<LiveTranslation, 'dialect' | 'endsTurn' | 'answerRecord'>,
   newTranslator: () => Translator,
   provider: string,
   recording: LiveRecording,
