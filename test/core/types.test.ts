@@ -3,6 +3,8 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { CoderStreamEvent, OwnedSession, ProviderName, RunResult } from '../../src/index.js';
 import { createCoder, run, start } from '../../src/index.js';
+import type { QueueRunOptions } from '../../src/queue/index.js';
+import type { FakeModel } from '../../src/testing/index.js';
 
 describe('public types', () => {
   it('types `extra` by provider', () => {
@@ -31,6 +33,11 @@ describe('public types', () => {
       void createCoder('claude', { model: 'm', modle: 'y' });
     };
     expectTypeOf(misspelt).toBeFunction();
+  });
+
+  it('lets the fake model\'s options go into a queue job as they are', () => {
+    // They held SharedStartOpts' callbacks and tools, which a job cannot carry: enqueue() refused the type.
+    expectTypeOf<Awaited<ReturnType<FakeModel['env']>>>().toExtend<QueueRunOptions>();
   });
 
   it('types start() like run(): a built-in name gives a ProviderName session whose run() types output', () => {
