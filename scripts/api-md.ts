@@ -105,6 +105,16 @@ A tool the agent can call, defined in your process: \`input\` is a schema of any
 - \`isCoderError(value)\`: narrows to \`CoderError\`.
 - \`Coder\`, \`Session\`, \`OwnedSession\`: the classes behind \`createCoder\`, \`coder.start()\` and \`start()\`.
 
+### \`coderline/testing\`: fake model servers
+
+Offline tests of your own agent jobs: the real CLI, answered by a script on 127.0.0.1 (README, "Use it in your app"; from the shell: \`coderline run --fake-model\`, [cli.md](cli.md)).
+
+- \`startFakeModel({ api, script, cutWith? })\` → \`Promise<FakeModel>\`: a server on a random port speaking \`api\` (\`'anthropic'\` for claude, \`'openai-responses'\` for codex, \`'openai-chat'\` for copilot and pi; \`fakeApiOf[cli]\` names it). \`script\` is one \`ScriptStep\` per model request, in order (the last repeats), or a function of the request: a reply (\`text\`, \`thinking\`, \`toolCalls: [{ name, input }]\`, \`usage\`, \`cutAfterEvents\`, \`delayMs\`), \`{ kind: 'error', status, message? }\` or \`{ kind: 'hang' }\`.
+- \`model.env(cli, { retries?, requestTimeoutMs?, isolation? }?)\` → \`Promise<FakeEnvOpts>\`: the start options (data only, so they fit \`enqueue()\` too) that point \`cli\` (the one on PATH, or \`executablePath\`) at the server — its URL, a key it accepts, private config dirs; pass them to \`run()\`, \`createCoder()\` or \`start()\`.
+- \`model.requests\` (model calls) and \`model.allRequests\` (every HTTP request): \`{ method, path, headers, body, receivedAt }\` as received.
+- \`model.close()\`: stops the server and removes the dirs \`env()\` made (call it in \`finally\`); \`model.stopServer()\` stops only the server, so a CLI started after finds nothing listening.
+- \`offeredTool(request, pattern)\`: the name of the first tool the request offers that matches, whatever this CLI version calls its shell tool. \`responseFailedStep(message)\`, \`streamClosedStep(reply)\`: endings only the Responses API has.
+
 ## \`RunResult\`
 
 | Field | Meaning |

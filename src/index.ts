@@ -17,25 +17,27 @@ function runOnce<P extends string, O extends OneShotOpts>(cli: CliRef<P>, prompt
   return runCore(resolveAdapter(cli), prompt, options, { limiter });
 }
 
+/** The provider name a result or coder carries: an adapter's own, else any built-in one. */
+type NameOf<C> = C extends AdapterSpec<infer P> ? P : ProviderName;
+/**
+ * `O` with no key outside `Known`: a generic's bound alone lets `{ model, modle }` through. A stray key's
+ * type is never, so the compiler's error sits on that key (one signature: no overload blames the CLI name).
+ */
+type KnownKeysOnly<O, Known> = O & { readonly [K in Exclude<keyof O, keyof Known>]: never };
+
 /** Runs one prompt in a new session and resolves with the result (failed runs resolve too: check `status`). */
-export function run<O extends OneShotOpts>(cli: ProviderName, prompt: string, options?: O): Promise<RunResult<OutputOf<O>, ProviderName>>;
-export function run<P extends string, O extends OneShotOpts>(cli: AdapterSpec<P>, prompt: string, options?: O): Promise<RunResult<OutputOf<O>, P>>;
-export function run<P extends string, O extends OneShotOpts>(cli: CliRef<P>, prompt: string, options?: O): Promise<RunResult<OutputOf<O>, P>> {
-  return runOnce(cli, prompt, options);
+export function run<C extends ProviderName | AdapterSpec<string>, O extends OneShotOpts>(cli: C, prompt: string, options?: KnownKeysOnly<O, OneShotOpts>): Promise<RunResult<OutputOf<O>, NameOf<C>>> {
+  return runOnce(cli as unknown as CliRef<NameOf<C>>, prompt, options);
 }
 
 /** A new session on a coder of its own: `close()` it, or `await using` it, to close the coder too. */
-export function start(cli: ProviderName, options?: SharedStartOpts): OwnedSession<ProviderName>;
-export function start<P extends string>(cli: AdapterSpec<P>, options?: SharedStartOpts): OwnedSession<P>;
-export function start<P extends string>(cli: CliRef<P>, options?: SharedStartOpts): OwnedSession<P> {
-  return new OwnedSession(coderFor(cli, options));
+export function start<C extends ProviderName | AdapterSpec<string>>(cli: C, options?: SharedStartOpts): OwnedSession<NameOf<C>> {
+  return new OwnedSession(coderFor(cli as unknown as CliRef<NameOf<C>>, options));
 }
 
 /** A coder: shared defaults for the sessions it starts, resumes and forks. */
-export function createCoder(cli: ProviderName, options?: SharedStartOpts): Coder<ProviderName>;
-export function createCoder<P extends string>(cli: AdapterSpec<P>, options?: SharedStartOpts): Coder<P>;
-export function createCoder<P extends string>(cli: CliRef<P>, options?: SharedStartOpts): Coder<P> {
-  return coderFor(cli, options);
+export function createCoder<C extends ProviderName | AdapterSpec<string>>(cli: C, options?: SharedStartOpts): Coder<NameOf<C>> {
+  return coderFor(cli as unknown as CliRef<NameOf<C>>, options);
 }
 
 export interface Pool {

@@ -63,7 +63,8 @@ Usage:
   coderline replay run.jsonl [--pretty]
   coderline doctor [--json] [--probe [--cli NAME]]
 
-Run \`coderline COMMAND --help\` for the flags of a command. Docs: docs/cli.md
+Run \`coderline COMMAND --help\` for the flags of a command.
+Docs ship with the package, in node_modules/coderline/: docs/cli.md (this command), README.md, docs/api.md.
 `;
 }
 

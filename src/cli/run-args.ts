@@ -19,6 +19,7 @@ export const commandFlags = {
   resume: { type: 'string', description: 'Continue the session with this id' },
   continue: { type: 'boolean', description: "Continue the CLI's latest session in the working directory" },
   fork: { type: 'string', description: 'Start a new session from a copy of the session with this id' },
+  'fake-model': { type: 'string', description: 'JSON script file: a fake model on 127.0.0.1 answers by it instead of the real API (offline; coderline/testing)' },
   timeout: { type: 'string', description: 'Abort the run after this many seconds (exit code 4)' },
   quiet: { type: 'boolean', short: 'q', description: 'No progress on stderr' },
   verbose: { type: 'boolean', short: 'v', description: "Progress also shows messages, reasoning and the CLI's stderr" },
@@ -32,6 +33,8 @@ export interface RunPlan {
   prompt: string;
   output: 'text' | 'json' | 'jsonl';
   schemaFile: string | undefined;
+  /** A script for coderline/testing's fake model, which then answers the CLI's model calls. */
+  fakeModelFile: string | undefined;
   session: SessionTarget;
   /** SDK options from the flags (permission flags folded into permissionPolicy). */
   options: Record<string, unknown>;
@@ -113,6 +116,7 @@ export function parseRunArgs(argv: readonly string[], mode: Mode): RunPlan | 'he
     prompt: positionals.join(' '),
     output: values.json ? 'json' : values.jsonl ? 'jsonl' : 'text',
     schemaFile: values.schema,
+    fakeModelFile: values['fake-model'],
     session,
     options,
     timeoutMs,

@@ -4,6 +4,7 @@ import { text } from 'node:stream/consumers';
 import { createCoder, type CoderStreamEvent, type ProviderName, type RunResult, type Session } from '../index.js';
 import { splitOneShotOptions } from '../options.js';
 import { exitCodeForResult } from './exit-codes.js';
+import { withFakeModel } from './fake-model.js';
 import { ProgressReporter, summaryLine } from './progress.js';
 import { runRedactor } from '../core/secrets/redact.js';
 import { builtInAdapters } from '../registry.js';
@@ -62,8 +63,17 @@ async function openSession(plan: RunPlan, startOptions: Record<string, unknown>)
 
 export async function runCommand(plan: RunPlan): Promise<number> {
   const prompt = await readPrompt(plan);
-  const options: Record<string, unknown> = { ...plan.options };
-  if (plan.schemaFile !== undefined) options.outputSchema = await readSchema(plan.schemaFile);
+  const given: Record<string, unknown> = { ...plan.options };
+  if (plan.schemaFile !== undefined) given.outputSchema = await readSchema(plan.schemaFile);
+  const fake = plan.fakeModelFile === undefined ? undefined : await withFakeModel(plan.cli, plan.fakeModelFile, given);
+  try {
+    return await runWith(plan, prompt, fake?.options ?? given);
+  } finally {
+    await fake?.close();
+  }
+}
+
+async function runWith(plan: RunPlan, prompt: string, options: Record<string, unknown>): Promise<number> {
 
   // Ctrl-C and SIGTERM (a cancelled CI job) abort the run; a second one leaves at once.
   const abort = new AbortController();

@@ -54,6 +54,12 @@ export interface FakeEnvOptions {
   isolation?: 'strict';
 }
 
+/**
+ * What `env()` gives: data only (an environment, config values, paths), never callbacks, tools or MCP
+ * servers, so it fits a queue job's options (`enqueue()`) as well as `run()`'s.
+ */
+export type FakeEnvOpts = Omit<SharedStartOpts, 'tools' | 'canUseTool' | 'mcpServers' | 'onRawLine' | 'onEvent'>;
+
 export interface FakeModel {
   /** Base URL on 127.0.0.1, without a trailing slash. */
   url: string;
@@ -65,7 +71,7 @@ export interface FakeModel {
    * Start options that point `cli` (the one on PATH, or set `executablePath`) at this server: the
    * environment, config files in private temp dirs, and the CLI's telemetry and update checks off.
    */
-  env(cli: ProviderName, options?: FakeEnvOptions): Promise<SharedStartOpts>;
+  env(cli: ProviderName, options?: FakeEnvOptions): Promise<FakeEnvOpts>;
   /**
    * Stops the server only (hung requests too): a CLI started afterwards finds nothing listening,
    * while the dirs `env()` made stay until `close()`.
@@ -93,7 +99,7 @@ function checkEnvOptions(cli: ProviderName, options: FakeEnvOptions): void {
   if (problems.length) throw new InvalidOptionsError(problems);
 }
 
-async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, options: FakeEnvOptions): Promise<{ opts: SharedStartOpts; cleanup?: () => Promise<void> }> {
+async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, options: FakeEnvOptions): Promise<{ opts: FakeEnvOpts; cleanup?: () => Promise<void> }> {
   const strict = options.isolation === 'strict';
   switch (cli) {
     case 'claude': {

@@ -36,6 +36,13 @@ describe('coderline doctor', () => {
     expect(entries.find((entry) => entry.cli === 'claude')?.authVariables).toEqual(['ANTHROPIC_API_KEY']);
   });
 
+  // The pinned pi 1.x dies while loading on Node 20, before it can print a version: the reason is the Node.
+  it('names the Node pi 1.x needs when that is why its version cannot be read', async () => {
+    const floorNode = join(repoRoot, 'test', 'runtime', 'node-floor', 'node_modules', 'node', 'bin');
+    const result = await coderline(['doctor'], { env: envWithoutCredentials(`${floorNode}:${bin}:${process.env.PATH ?? ''}`) });
+    expect(result.stdout).toMatch(/^pi +- +version unknown .*\n(.*\n)* +pi: could not read the version from "pi --version" \(pi 1\.x needs Node >= 22\.19: put a Node 22 first on PATH/m);
+  });
+
   it('says when no CLI is installed (exit 5) and where each would look for a login', async () => {
     const result = await coderline(['doctor'], { env: envWithoutCredentials('/nonexistent') });
     expect(result.code).toBe(5);

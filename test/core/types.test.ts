@@ -2,7 +2,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { CoderStreamEvent, OwnedSession, ProviderName, RunResult } from '../../src/index.js';
-import { run, start } from '../../src/index.js';
+import { createCoder, run, start } from '../../src/index.js';
+import type { QueueRunOptions } from '../../src/queue/index.js';
+import type { FakeModel } from '../../src/testing/index.js';
 
 describe('public types', () => {
   it('types `extra` by provider', () => {
@@ -14,9 +16,28 @@ describe('public types', () => {
 
   it('types `output` from a zod outputSchema', () => {
     const schema = z.object({ ok: z.boolean() });
-    type Result = Awaited<ReturnType<typeof run<{ outputSchema: typeof schema }>>>;
+    type Result = Awaited<ReturnType<typeof run<ProviderName, { outputSchema: typeof schema }>>>;
     expectTypeOf<Result['output']>().toEqualTypeOf<{ ok: boolean } | undefined>();
     expectTypeOf<RunResult['status']>().toEqualTypeOf<'success' | 'error' | 'cancelled' | 'stalled'>();
+  });
+
+  it('refuses a misspelt option beside a right one, on run(), start() and createCoder()', () => {
+    // A generic's bound alone let `{ model, modle }` through: only an object with no known key was refused.
+    // Never called: the checks are the compiler's.
+    const misspelt = () => {
+      // @ts-expect-error: modle is no option
+      void run('claude', 'x', { model: 'm', modle: 'y' });
+      // @ts-expect-error: modle is no option
+      void start('claude', { model: 'm', modle: 'y' });
+      // @ts-expect-error: modle is no option
+      void createCoder('claude', { model: 'm', modle: 'y' });
+    };
+    expectTypeOf(misspelt).toBeFunction();
+  });
+
+  it('lets the fake model\'s options go into a queue job as they are', () => {
+    // They held SharedStartOpts' callbacks and tools, which a job cannot carry: enqueue() refused the type.
+    expectTypeOf<Awaited<ReturnType<FakeModel['env']>>>().toExtend<QueueRunOptions>();
   });
 
   it('types start() like run(): a built-in name gives a ProviderName session whose run() types output', () => {

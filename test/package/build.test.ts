@@ -3,7 +3,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nestedNpmEnv } from '../../scripts/npm-env.js';
@@ -25,10 +26,18 @@ const FLOOR_NODE = `${root}test/runtime/node-floor/node_modules/node/bin/node`;
 const FLOOR_VERSION = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines.node)![1]!;
 
 describe('the built package', () => {
-  // Type declarations take most of the build: minutes on a loaded machine.
+  // `npm pack` as on a fresh clone: no dist/ until its prepack builds one, so a package without that
+  // script would miss every file below. Type declarations take most of the build: minutes under load.
+  const packed = mkdtempSync(join(tmpdir(), 'coderline-packed-'));
+  let tarball = '';
   beforeAll(() => {
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    rmSync(`${root}dist`, { recursive: true, force: true });
+    const out = execFileSync('npm', ['pack', '--pack-destination', packed, '--json'], { cwd: root, env: nestedNpmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    // The build's own output comes first on stdout; npm's JSON report is the rest.
+    const report = JSON.parse(out.slice(out.indexOf('[\n'))) as Array<{ filename: string }>;
+    tarball = join(packed, report[0]!.filename);
   }, 600_000);
+  afterAll(() => rmSync(packed, { recursive: true, force: true }));
 
   it('has every file the exports map names', () => {
     const files = entries.flatMap(([, c]) => [c.import.types, c.import.default, c.require.types, c.require.default]);
@@ -43,11 +52,10 @@ describe('the built package', () => {
     let app = '';
     beforeAll(() => {
       app = mkdtempSync(join(tmpdir(), 'coderline-installed-'));
-      const tarball = execFileSync('npm', ['pack', '--pack-destination', app, '--silent'], { cwd: root, env: nestedNpmEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
       // The optional peers too, for coderline/queue and coderline/otel; the versions this repository tests.
       const alongside = ['zod', 'bullmq', 'ioredis', '@opentelemetry/api', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name]}`);
-      execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, ...alongside], { cwd: app, env: nestedNpmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...alongside], { cwd: app, env: nestedNpmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
     }, 300_000);
     afterAll(() => rmSync(app, { recursive: true, force: true }));
 
@@ -63,6 +71,56 @@ describe('the built package', () => {
       expect(tsc.stdout + tsc.stderr).toBe('');
       expect(tsc.status).toBe(0);
     }, 180_000);
+
+    // Every TypeScript block of the README, as a reader copies it into an ES module of an app: it compiles
+    // under strict settings, or its first line says it is a fragment (it uses names from around it).
+    it('type-checks the README\'s TypeScript blocks in a strict app, all but those that say they are fragments', () => {
+      const whole = readmeTypeScriptBlocks().filter((block) => !block.startsWith('// Fragment'));
+      expect(whole.some((block) => block.startsWith('// offline.ts'))).toBe(true);
+      const files = whole.map((block, index) => {
+        writeFileSync(join(app, `readme-${index}.mts`), block);
+        return `readme-${index}.mts`;
+      });
+      const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '--noEmit', '--strict', '--skipLibCheck', 'false', '--target', 'es2022', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node', ...files], { cwd: app, encoding: 'utf8' });
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    }, 180_000);
+
+    // The README's offline script, copied as a user would: type annotations stripped, run as an ES module
+    // and as a CommonJS one (an `npm init -y` app), with the pinned claude first on PATH as `npx` puts it.
+    it.each([
+      ['an ES module', 'offline.mjs', ts.ModuleKind.ESNext],
+      ['a CommonJS module', 'offline.cjs', ts.ModuleKind.CommonJS],
+    ])('runs the README\'s offline script against the fake model as %s, and leaves no temp dirs', (_how, file, module) => {
+      const source = readmeTypeScriptBlocks().find((block) => block.startsWith('// offline.ts'));
+      expect(source).toBeDefined();
+      writeFileSync(join(app, file), ts.transpileModule(source!, { compilerOptions: { module, target: ts.ScriptTarget.ES2022 } }).outputText);
+      const temp = mkdtempSync(join(tmpdir(), 'coderline-readme-tmp-'));
+      try {
+        const env = { ...process.env, TMPDIR: temp, PATH: `${root}node_modules/.bin:${process.env.PATH}` };
+        const ran = spawnSync(FLOOR_NODE, [file], { cwd: app, env, encoding: 'utf8' });
+        expect(ran.stderr).toBe('');
+        expect(ran.stdout).toBe('All good.\nthe CLI made 1 model call(s); the first went to /v1/messages?beta=true\n');
+        expect(ran.status).toBe(0);
+        // model.close() in the script's finally removed what env() made.
+        expect(readdirSync(temp).filter((name) => name.startsWith('coderline-'))).toEqual([]);
+      } finally {
+        rmSync(temp, { recursive: true, force: true });
+      }
+    }, 120_000);
+
+    // The command as the app's own bin, started by npx, running on the floor Node (its shebang finds it first).
+    it('runs `npx coderline --help` on that Node', () => {
+      const npx = join(dirname(process.execPath), '../lib/node_modules/npm/bin/npx-cli.js');
+      const env = { ...nestedNpmEnv(), PATH: `${dirname(FLOOR_NODE)}:${process.env.PATH}` };
+      const help = execFileSync(process.execPath, [npx, '--no-install', 'coderline', '--help'], { cwd: app, env, encoding: 'utf8' });
+      expect(help).toContain('coderline run --cli claude|codex|copilot|pi');
+      expect(help).toContain('coderline doctor');
+      // Its pointer to the docs names files the installed package holds.
+      const shipped = /^Docs ship with the package, in node_modules\/coderline\/: (\S+) \(this command\), (\S+), (\S+)\.$/m.exec(help);
+      expect(shipped).not.toBeNull();
+      expect(shipped!.slice(1).filter((file) => !existsSync(join(app, 'node_modules', 'coderline', file)))).toEqual([]);
+    });
 
     it('is that Node', () => {
       expect(execFileSync(FLOOR_NODE, ['--version'], { encoding: 'utf8' }).trim()).toBe(`v${FLOOR_VERSION}`);
@@ -118,6 +176,12 @@ describe('the built package', () => {
         invalid: 'InvalidOptionsError',
       });
     });
+  });
+
+  it('has a README whose doc map links every page of docs/', () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    const map = readme.slice(readme.indexOf('\n## Docs\n'));
+    expect(readdirSync(`${root}docs`).filter((page) => page.endsWith('.md') && !map.includes(`](docs/${page})`))).toEqual([]);
   });
 
   // The options' schema library (valibot) is a plain dependency, imported by name (a bundler sees and
@@ -212,6 +276,12 @@ describe('the built package', () => {
     }, 180_000);
   });
 });
+
+/** The README's TypeScript code blocks, each as written. */
+function readmeTypeScriptBlocks(): string[] {
+  const readme = readFileSync(`${root}README.md`, 'utf8');
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+}
 
 /** An adapter for the fake CLI, as a program's source: `const fake = …`. */
 const FAKE_ADAPTER = `const fake = {

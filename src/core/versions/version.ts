@@ -5,7 +5,13 @@ import type { AdapterSpec } from '../contract/adapter.js';
 import { runToEnd, startError } from '../process/spawn.js';
 import { binaryIdentity, cachedVersion, isCacheable, rememberVersion } from './version-cache.js';
 
-const probes = new Map<string, Promise<string | undefined>>();
+/** What `--version` told: the version, or when none could be read, why, where the adapter can tell. */
+interface ProbeAnswer {
+  version: string | undefined;
+  why?: string;
+}
+
+const probes = new Map<string, Promise<ProbeAnswer>>();
 /** `--version` answers in well under a second; a CLI that takes this long is broken. */
 const PROBE_TIMEOUT_MS = 30_000;
 
@@ -45,7 +51,11 @@ async function probe(adapter: AdapterSpec, executable: string, env: Record<strin
     const why = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : `stopped by ${result.signal ?? 'a signal'}`;
     throw new CoderError('exit', `${adapter.name}: "${executable} --version" failed: ${why}`, { provider: adapter.name });
   }
-  return adapter.parseVersion(result.output);
+  const version = adapter.parseVersion(result.output);
+  if (version !== undefined) return { version };
+  // A CLI that dies before it can answer (pi 1.x on a Node it refuses) says why the way a run would.
+  const explained = adapter.explainExit?.({ exitCode: result.exitCode, signal: result.signal, stderrTail: result.output });
+  return explained?.code === 'version_unsupported' ? { version, why: explained.message } : { version };
 }
 
 export interface VersionCheck {
@@ -71,18 +81,19 @@ export function checkVersion(adapter: AdapterSpec, executable: string, env: Reco
   let pending = probes.get(key);
   if (!pending) {
     const stored = binary && cachedVersion(binary.key);
-    pending = stored !== undefined ? Promise.resolve(stored) : probe(adapter, executable, env, cwd);
+    pending = stored !== undefined ? Promise.resolve({ version: stored }) : probe(adapter, executable, env, cwd);
     probes.set(key, pending);
-    pending.then((version) => {
+    pending.then(({ version }) => {
       if (binary && stored === undefined && version !== undefined && isCacheable(binary)) rememberVersion(binary.key, version);
     }, () => probes.delete(key));
   }
-  return pending.then((version) => judgeVersion(adapter, executable, version));
+  return pending.then((answer) => judgeVersion(adapter, executable, answer));
 }
 
-function judgeVersion(adapter: AdapterSpec, executable: string, version: string | undefined): VersionCheck {
+function judgeVersion(adapter: AdapterSpec, executable: string, { version, why }: ProbeAnswer): VersionCheck {
   if (version === undefined) {
-    return { version, warning: `${adapter.name}: could not read the version from "${executable} --version"; supported: ${versionRangeText(adapter)}` };
+    const reason = why === undefined ? '' : ` (${why})`;
+    return { version, warning: `${adapter.name}: could not read the version from "${executable} --version"${reason}; supported: ${versionRangeText(adapter)}` };
   }
   const status = versionStatus(adapter, version);
   if (status === 'too-old') throw new CliVersionError(adapter.name, version, versionRangeText(adapter));
