@@ -11,6 +11,7 @@ import { CoderError } from '../../errors.js';
 import { isStdioServer, type McpServerConfig, type StdioMcpServer, type UpstreamContext } from './mcp-servers.js';
 import { STOP_STEPS, terminateGroup, trackGroup, untrackGroup } from '../process/process-group.js';
 import { spawnCli, type PipedChild } from '../process/spawn.js';
+import { REDACTED } from '../secrets/redact.js';
 
 /** One external server, connected: its tools as it lists them, and a way to call one. */
 export interface Upstream {
@@ -78,10 +79,13 @@ class GroupStdioTransport implements Transport {
   }
 }
 
-/** `text` with each of the server's env and header values replaced: they may be secrets. */
+/**
+ * `text` with each of the server's env and header values replaced: they may be secrets. Every value,
+ * however short (the run's Redactor, built after the bridge starts, leaves values under 8 characters).
+ */
 function redacted(text: string, server: McpServerConfig): string {
   const values = Object.values((isStdioServer(server) ? server.env : server.headers) ?? {}).filter((value) => value.length > 0);
-  return values.reduce((result, value) => result.replaceAll(value, '<redacted>'), text);
+  return values.reduce((result, value) => result.replaceAll(value, REDACTED), text);
 }
 
 /**
