@@ -18,6 +18,11 @@ const meaning: Record<CoderEventType, string> = {
   error: 'A typed error (`code`): `fatal: true` decides the run\'s outcome, `fatal: false` is reported and the run goes on.',
   stderr: 'One line the CLI wrote to stderr, as it happens (the core emits these; no stdout record involved).',
   permission: 'A tool use the CLI asked the host about (`canUseTool`): `phase: "request"` when the question arrives, `phase: "decision"` with the answer (`decision`, the deny `message`, a changed `updatedInput`). The core emits these; a callback that throws or times out is a `deny` plus a non-fatal `error` event.',
+  plan: 'The agent\'s plan as it stands now (`items`: `content`, `status` pending / in_progress / completed): each event holds the whole list.',
+  subagent: 'A subagent started by a `task` tool use: `phase` started / progress / completed, `taskId`, `description`, `usage` where given. Events produced inside it carry `parentToolUseId`.',
+  compaction: 'The CLI compacted the conversation to fit its context: `phase`, `trigger`, tokens before/after where the CLI says.',
+  user_input: 'The agent asked the user (`onUserInput`): `phase: "request"` with the `questions`, `phase: "answer"` with `answers` or `decline`.',
+  user_message: 'A message pushed into a running turn with `steer()`, at the point the CLI took it.',
   done: 'The CLI\'s terminal record: `status`, final `text`, `sessionId`, native structured `output`. The exit code can still overrule it.',
 };
 

@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'feature_not_supported'
   | 'platform_not_supported'
   | 'invalid_options'
+  /** A resume, fork or `open({ sessionId })` named a session the CLI's store does not have. */
+  | 'session_not_found'
   | 'exit'
   | 'stalled'
   | 'aborted'

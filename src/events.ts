@@ -3,6 +3,29 @@ import type { ErrorCode } from './errors.js';
 
 export type ProviderName = 'claude' | 'codex' | 'copilot' | 'pi';
 
+/**
+ * What a tool does, the same on every CLI: a policy or a progress view written once against `kind`
+ * matches Claude's `Bash`, Codex's `command_execution`, Copilot's `execute` and pi's `bash` alike.
+ */
+export type ToolKind = 'shell' | 'read' | 'write' | 'edit' | 'search' | 'list' | 'fetch' | 'web_search' | 'mcp' | 'task' | 'plan' | 'ask' | 'other';
+
+/** The portable facts of one tool call, mapped by each adapter from the CLI's own tool name and input. */
+export interface ToolFacts {
+  kind: ToolKind;
+  /** The CLI's own name for the tool (as `name` on the event). */
+  name: string;
+  /** `shell`: the command line as the CLI runs it. */
+  command?: string;
+  /** The files or directories the call names (read, write, edit, list, search roots). */
+  paths?: string[];
+  /** `search`/`web_search`: the pattern or query. */
+  query?: string;
+  /** `fetch`: the address. */
+  url?: string;
+  /** `mcp`: the server's name (the tool's own name on it is `name`'s last part). */
+  server?: string;
+}
+
 /** Token and cost accounting for one run (never a session total). */
 export interface Usage {
   inputTokens: number;
@@ -48,6 +71,8 @@ interface EventBase<P extends string> {
   /** The parsed record this event came from (the raw text for lines that were not JSON). */
   raw: unknown;
   extra?: EventExtra<P>;
+  /** Set on every event produced inside a subagent: the id of the `task` tool use that started it. */
+  parentToolUseId?: string;
 }
 
 export interface InitEvent<P extends string = ProviderName> extends EventBase<P> {
@@ -82,6 +107,8 @@ export interface ToolUseEvent<P extends string = ProviderName> extends EventBase
   id: string;
   name: string;
   input: unknown;
+  /** What the tool does, portable across CLIs. */
+  tool?: ToolFacts;
 }
 
 export interface ToolResultEvent<P extends string = ProviderName> extends EventBase<P> {
@@ -91,6 +118,8 @@ export interface ToolResultEvent<P extends string = ProviderName> extends EventB
   name?: string;
   output: unknown;
   isError: boolean;
+  /** What the tool does, portable across CLIs (from the matching tool_use when the record does not say). */
+  tool?: ToolFacts;
 }
 
 export type ProgressKind = 'retry' | 'status' | 'warning' | 'tool_output' | 'unknown' | 'other';
@@ -133,6 +162,8 @@ export interface PermissionEvent<P extends string = ProviderName> extends EventB
   input: unknown;
   /** The id of the tool use this is about, when the CLI names it. */
   toolUseId?: string;
+  /** What the tool does, portable across CLIs. */
+  tool?: ToolFacts;
   /** On `decision`: what the CLI was told. */
   decision?: 'allow' | 'deny';
   /** On a `deny` decision: the message passed to the model (where the CLI carries one). */
@@ -152,6 +183,65 @@ export interface DoneEvent<P extends string = ProviderName> extends EventBase<P>
   output?: unknown;
 }
 
+export type PlanItemStatus = 'pending' | 'in_progress' | 'completed';
+
+export interface PlanItem {
+  content: string;
+  status: PlanItemStatus;
+}
+
+/** The agent's plan (to-do list) as it stands now: each event holds the whole list, not a change. */
+export interface PlanEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'plan';
+  items: PlanItem[];
+  /** The tool use that wrote it, when the plan came from a tool call. */
+  toolUseId?: string;
+}
+
+/** A subagent's life: started by a `task` tool use, its own events carry that id as `parentToolUseId`. */
+export interface SubagentEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'subagent';
+  phase: 'started' | 'progress' | 'completed';
+  /** The CLI's id for the subagent's task (the `task` tool use's id when the CLI has no other). */
+  taskId: string;
+  /** The `task` tool use that started it, when the CLI names it. */
+  toolUseId?: string;
+  description?: string;
+  /** On `completed`: how it ended. */
+  status?: 'success' | 'error' | 'cancelled';
+  message?: string;
+  usage?: Partial<Usage>;
+}
+
+/** The CLI compacted (summarized) the conversation to fit its context window. */
+export interface CompactionEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'compaction';
+  /** CLIs that report a start and an end give both; a single record is `completed`. */
+  phase: 'started' | 'completed';
+  trigger?: 'auto' | 'manual';
+  tokensBefore?: number;
+  tokensAfter?: number;
+}
+
+/** The agent asked the user something (`onUserInput`): one event for the request, one for the answer. */
+export interface UserInputEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'user_input';
+  phase: 'request' | 'answer';
+  source: 'tool' | 'elicitation' | 'dialog';
+  questions: { id: string; text: string; options?: string[]; multiSelect?: boolean; schema?: Record<string, unknown> }[];
+  server?: string;
+  toolUseId?: string;
+  /** On `answer`: the answers by question id, or `decline`. */
+  answers?: Record<string, unknown>;
+  decline?: boolean;
+}
+
+/** A message the host pushed into a running turn (`steer()`), at the point the CLI took it. */
+export interface UserMessageEvent<P extends string = ProviderName> extends EventBase<P> {
+  type: 'user_message';
+  text: string;
+}
+
 export type CoderStreamEvent<P extends string = ProviderName> =
   | InitEvent<P>
   | MessageEvent<P>
@@ -163,6 +253,11 @@ export type CoderStreamEvent<P extends string = ProviderName> =
   | ErrorEvent<P>
   | StderrEvent<P>
   | PermissionEvent<P>
+  | PlanEvent<P>
+  | SubagentEvent<P>
+  | CompactionEvent<P>
+  | UserInputEvent<P>
+  | UserMessageEvent<P>
   | DoneEvent<P>;
 
 export type CoderEventType = CoderStreamEvent['type'];

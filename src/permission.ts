@@ -1,7 +1,7 @@
 // canUseTool: the host decides each tool use a CLI asks about. The callback gets a signal (the CLI
 // withdrew the question, the turn was interrupted, the session closed) and a deadline; one that
 // throws or does not answer in time denies (fail closed) and is reported as a non-fatal error.
-import type { TranslatedEvent } from './events.js';
+import type { ToolFacts, TranslatedEvent } from './events.js';
 
 export interface PermissionRequest {
   /** The tool as the CLI names it (e.g. `Bash`). */
@@ -10,6 +10,8 @@ export interface PermissionRequest {
   input: Record<string, unknown>;
   /** The id of the tool use, when the CLI names it. */
   toolUseId?: string;
+  /** What the tool does, portable across CLIs: a policy written against `tool.kind` holds on every CLI. */
+  tool?: ToolFacts;
   /** What the CLI says the call does, when it says. */
   description?: string;
   /**

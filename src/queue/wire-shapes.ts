@@ -14,7 +14,7 @@ export const optional = <T>(value: unknown, is: (item: unknown) => item is T): v
 
 /** Every ErrorCode, so a code read back is one a caller's switch knows (the compiler keeps the list whole). */
 const ERROR_CODES: Readonly<Record<ErrorCode, true>> = {
-  binary_not_found: true, version_unsupported: true, feature_not_supported: true, platform_not_supported: true, invalid_options: true, exit: true, stalled: true,
+  binary_not_found: true, version_unsupported: true, feature_not_supported: true, platform_not_supported: true, invalid_options: true, session_not_found: true, exit: true, stalled: true,
   aborted: true, auth: true, rate_limit: true, server: true, context_too_large: true, max_turns: true, budget: true, invalid_output: true, protocol: true,
 };
 
@@ -46,6 +46,11 @@ const EVENT_FIELDS: Readonly<Record<CoderEventType, { required?: Record<string, 
   error: { required: { code: isErrorCode, message: isString, fatal: isBoolean }, optional: { httpStatus: isInteger } },
   stderr: { required: { line: isString } },
   permission: { required: { phase: oneOf('request', 'decision'), toolName: isString }, optional: { toolUseId: isString, decision: oneOf('allow', 'deny'), message: isString } },
+  plan: { required: { items: Array.isArray }, optional: { toolUseId: isString } },
+  subagent: { required: { phase: oneOf('started', 'progress', 'completed'), taskId: isString }, optional: { toolUseId: isString, description: isString, message: isString } },
+  compaction: { required: { phase: oneOf('started', 'completed') }, optional: { tokensBefore: isCount, tokensAfter: isCount } },
+  user_input: { required: { phase: oneOf('request', 'answer'), source: oneOf('tool', 'elicitation', 'dialog'), questions: Array.isArray }, optional: { toolUseId: isString, server: isString } },
+  user_message: { required: { text: isString } },
   done: { required: { status: oneOf('success', 'error') }, optional: { text: isString, sessionId: isString } },
 };
 
