@@ -192,7 +192,7 @@ export interface PermissionCodec {
    * Why the CLI cannot carry this decision (e.g. a changed input), when it cannot: the tool use is
    * then denied and the reason reported as a non-fatal error event.
    */
-  refuses?(decision: PermissionDecision): string | undefined;
+  refuses?(decision: PermissionDecision, request: PermissionRequest): string | undefined;
 }
 
 /** What a live session (`coder.open()`) can do beyond sending turns. */

@@ -12,7 +12,7 @@ import { DuplexChannel, describeEnd, type ChannelEnd } from '../protocols/channe
 import { DEFAULTS } from '../stream/child-run.js';
 import { EventStream } from '../stream/event-stream.js';
 import { decideOutcome, type ProcessEnd } from '../stream/outcome.js';
-import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool } from '../../permission.js';
+import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool, type PermissionDecision } from '../../permission.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import { STOP_STEPS, terminateEscapedDescendants } from '../process/process-group.js';
 import { RunTracker } from '../stream/run-tracker.js';
@@ -542,7 +542,7 @@ export class LiveSession<P extends string = string> {
             signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
             emit: (event) => this.deliver([event]),
             raw: body,
-            ...(codec.refuses ? { refuses: codec.refuses } : {}),
+            ...(codec.refuses ? { refuses: (decision: PermissionDecision) => codec.refuses!(decision, request) } : {}),
           })
         : ({ behavior: 'deny', message: 'No canUseTool callback is set.' } as const);
       return codec.answer(decision, request);
