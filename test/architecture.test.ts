@@ -34,7 +34,7 @@ export const layers: ReadonlyArray<readonly [part: string, prefix: string, mayIm
   ['core/protocols', 'src/core/protocols/', ['errors', 'schema', 'core/contract', 'core/secrets', 'core/process', 'core/stream']],
   ['core/run', 'src/core/run/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream']],
   // The ACP client every ACP agent shares (its translator is pure: replay reaches it), and createAcpAdapter().
-  ['core/acp', 'src/core/acp/', ['errors', 'events', 'options', 'permission', 'schema', 'core/options', 'core/contract', 'core/translate', 'core/run']],
+  ['core/acp', 'src/core/acp/', ['errors', 'events', 'options', 'permission', 'schema', 'core/options', 'core/contract', 'core/translate']],
   ['core/live', 'src/core/live/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream', 'core/protocols', 'core/run']],
   ['core/session', 'src/core/session/', ['errors', 'events', 'options', 'result', 'schema', 'core/contract', 'core/process', 'core/stream', 'core/run', 'core/live']],
   // Each CLI's whole truth; an adapter reads the core, never another adapter (checked below).

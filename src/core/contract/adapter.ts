@@ -320,6 +320,11 @@ export interface AdapterSpec<P extends string = string> {
   versions: VersionRange;
   /** Extracts a semver from `<bin> --version` output. */
   parseVersion(output: string): string | undefined;
+  /**
+   * false: the binary is not asked `--version` (an agent of createAcpAdapter(), which may take the flag
+   * for something else or start up on it); its version stays unknown and no range applies.
+   */
+  versionProbe?: false;
   capabilities: CapabilityTable;
   /** What to use instead, per unsupported feature (shown in FeatureNotSupportedError). */
   insteadHints?: Partial<Record<FeatureName, string>>;
