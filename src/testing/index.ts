@@ -9,13 +9,14 @@ import type { ProviderName } from '../events.js';
 import type { SharedStartOpts } from '../options.js';
 import { claudeOptsForFake, startFakeAnthropic } from './anthropic.js';
 import { copilotTestEnv, copilotTokenVars } from './copilot-env.js';
+import { startFakeGemini } from './gemini.js';
 import { startFakeChat } from './openai-chat.js';
 import { codexFakeOpts, startFakeResponses } from './openai-responses.js';
 import { createPiAgent } from './pi-env.js';
 import type { RecordedRequest, Script } from './script.js';
 import type { FakeServer } from './server.js';
 
-export type FakeApi = 'anthropic' | 'openai-responses' | 'openai-chat';
+export type FakeApi = 'anthropic' | 'openai-responses' | 'openai-chat' | 'gemini';
 
 /** The wire API each CLI speaks to its model. */
 export const fakeApiOf: { readonly [P in ProviderName]: FakeApi } = {
@@ -82,12 +83,13 @@ export interface FakeModel {
 }
 
 async function startServer(options: FakeModelOptions): Promise<FakeServer> {
-  const known: readonly FakeApi[] = ['anthropic', 'openai-responses', 'openai-chat'];
+  const known: readonly FakeApi[] = ['anthropic', 'openai-responses', 'openai-chat', 'gemini'];
   if (!known.includes(options.api)) {
     throw new InvalidOptionsError([`unknown fake api "${String(options.api)}"; choose one of: ${known.join(', ')}`]);
   }
   if (options.api === 'openai-chat') return startFakeChat(options.script, { cutWith: options.cutWith });
   if (options.cutWith === 'error') throw new InvalidOptionsError([`cutWith "error" is not available for the ${options.api} fake`]);
+  if (options.api === 'gemini') return startFakeGemini(options.script);
   return options.api === 'anthropic' ? startFakeAnthropic(options.script) : startFakeResponses(options.script);
 }
 
@@ -155,7 +157,9 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
  * knowing what this CLI version calls it.
  */
 export function offeredTool(request: RecordedRequest, pattern: RegExp): string {
-  const tools = ((request.body as { tools?: unknown[] } | undefined)?.tools ?? []) as Array<Record<string, unknown>>;
+  const listed = ((request.body as { tools?: unknown[] } | undefined)?.tools ?? []) as Array<Record<string, unknown>>;
+  // Gemini groups its tools: `tools: [{ functionDeclarations: [...] }]`.
+  const tools = listed.flatMap((tool) => (Array.isArray(tool.functionDeclarations) ? (tool.functionDeclarations as Array<Record<string, unknown>>) : [tool]));
   const names = tools.map((tool) => String((tool.function as { name?: unknown } | undefined)?.name ?? tool.name ?? ''));
   const found = names.find((name) => pattern.test(name));
   if (!found) throw new Error(`no offered tool matches ${pattern}; offered: ${names.join(', ')}`);
