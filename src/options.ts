@@ -173,6 +173,8 @@ const adapterStartFields = fields({
   copilotAvailableTools: () => optional(stringList(), 'Copilot --available-tools'),
   copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
   copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
+  // Gemini
+  geminiSettings: () => optional(record(v.unknown()), "Gemini settings.json keys for the run (e.g. general.maxAttempts, modelConfigs); the adapter's own keys win: telemetry, privacy, security, ide, tools and mcpServers (use the options for those)"),
   // Pi
   piProvider: () => optional(string(), 'Pi --provider'),
   piModels: () => optional(stringList(), 'Pi --models'),
