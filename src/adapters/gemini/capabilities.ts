@@ -25,6 +25,10 @@ export const geminiCapabilities: CapabilityTable = {
   images: { level: 'native', how: '@<path> references after the prompt (inside the working directory or addDirs): the CLI sends each as inline data' },
   files: { level: 'native', how: '@<path> references after the prompt: text files as their content, PDFs as inline data' },
   geminiSettings: { level: 'native', how: "merged into the run's settings.json; the adapter's telemetry, privacy, security, ide, tools and mcpServers keys win" },
+  canUseTool: {
+    level: 'native',
+    how: 'live sessions only (coder.open()): session/request_permission, answered with the proceed_once or cancel option (by kind: allow_once, reject_once). In its default approval mode Gemini asks before a shell command or a write that its own policy does not allow; read-only tools and commands it deems safe (echo) run unasked, so the callback never sees them. A refused call is cancelled and the model reads "Tool … was canceled by the user."; a changed input is refused (denied, with an error event). One-shot runs ask nobody (a tool that needs approval is not offered): there it is a FeatureNotSupportedError',
+  },
   streamPartialMessages: { level: 'native', how: 'the assistant `message` records with delta: true (the CLI always streams; whole messages are assembled at each tool call and at the end)' },
 };
 
@@ -33,7 +37,6 @@ export const geminiInsteadHints: Partial<Record<FeatureName, string>> = {
   reasoningEffort: 'Gemini has no effort flag; its thinking budget is a model setting (modelConfigs in settings), not per run.',
   appendSystemPrompt: 'Gemini can only replace its system prompt (systemPrompt); put extra instructions in the prompt or in GEMINI.md.',
   strictSchema: 'Gemini has no native structured output for the agent turn; drop strictSchema to get prompt-based output with SDK-side validation.',
-  canUseTool: 'Gemini asks nobody in headless runs (a tool that needs approval is not offered); use permissionPolicy, or a live session (coder.open()).',
   fallbackModel: 'Gemini has no fallback model flag; retry the run with another model when it fails with rate_limit or server.',
   maxBudgetUsd: 'Gemini reports tokens, not dollars; there is no budget setting.',
   permissionMode: 'permissionMode is Claude-only; use permissionPolicy.mode.',

@@ -6,6 +6,7 @@ import { buildGeminiInvocation, validateGeminiOptions } from './argv.js';
 import { geminiCapabilities, geminiInsteadHints, geminiOwnedFlags } from './capabilities.js';
 import { geminiDocs } from './docs.js';
 import { explainGeminiExit } from './exit.js';
+import { geminiLive } from './live.js';
 import { geminiSessionStore } from './store.js';
 import { createGeminiTranslator } from './translate.js';
 import { geminiVersions } from './versions.js';
@@ -44,4 +45,5 @@ export const geminiAdapter: AdapterSpec<'gemini'> = {
   explainExit: explainGeminiExit,
   createTranslator: createGeminiTranslator,
   sessionStore: geminiSessionStore,
+  live: geminiLive,
 };

@@ -6,7 +6,8 @@
 // - text and reasoning arrive only as chunks (`agent_message_chunk`, `agent_thought_chunk`); a message
 //   ends at the next tool call or the answer;
 // - `tool_call` names no tool, only its kind, which stands as the name (tool-facts.ts);
-// - `tool_call_update` without a final status is streamed output; `completed` / `failed` finish the call;
+// - `tool_call_update` without a final status is streamed output; `completed` / `failed` finish the call
+//   (and announce it, when no `tool_call` did);
 // - `plan` holds the whole plan each time; the other updates report the session's state;
 // - an agent's notices and failed model calls written as text are its dialect's (dialect.ts).
 import type { Translator, TranslatorContext } from '../contract/adapter.js';
@@ -132,13 +133,16 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
       const output = textOf(update.content);
       return [{ type: 'progress', kind: 'tool_output', subtype: 'tool_call_update', ...(output === undefined ? {} : { message: output }), raw }];
     }
+    // A call never announced by a `tool_call` (Gemini 0.61.0 asks, runs, then reports only this) is
+    // announced now, from what the update says of it: no tool runs without its tool_use.
+    const announced = tools.has(id) || typeof update.kind !== 'string' ? [] : toolCall(update, raw);
     const rawOutput = asJsonObject(update.rawOutput);
     const exitCode = shellExitCode(rawOutput);
     const output = status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput ?? textOf(update.content)) : (rawOutput?.content ?? textOf(update.content));
     const tool = tools.get(id);
     tools.delete(id);
     const isError = status === 'failed' || (exitCode !== undefined && exitCode !== 0);
-    return [{ type: 'tool_result', id, ...(tool ? { name: tool.name, tool } : {}), output, isError, raw }];
+    return [...announced, { type: 'tool_result', id, ...(tool ? { name: tool.name, tool } : {}), output, isError, raw }];
   }
 
   function update(record: JsonObject): TranslatedEvent[] {
