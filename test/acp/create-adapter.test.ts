@@ -19,6 +19,9 @@ describe('createAcpAdapter: the preset', () => {
     expect(agent).toMatchObject({ name: 'my-agent', binary: 'my-agent', versionProbe: false, canFork: false, auth: { variables: ['MY_AGENT_KEY'] } });
     expect(Object.keys(agent.live!.capabilities).sort()).toEqual(['interrupt', 'open']);
     expect(Object.keys(agent.capabilities).sort()).toEqual(['canUseTool', 'streamPartialMessages', 'workingDirectory']);
+    // send() attaches nothing the agent was not said to take.
+    expect(agent.live!.notLive).toEqual(['images', 'files']);
+    expect(createAcpAdapter({ name: 'seeing-agent', command: 'x', capabilities: { images: true } }).live!.notLive).toEqual(['files']);
   });
 
   it('refuses every malformed field, each named, before anything starts', () => {

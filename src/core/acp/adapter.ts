@@ -40,6 +40,8 @@ function liveOf(preset: AcpAgentOptions, translation: AcpTranslationSpec): LiveS
     },
     minVersion: UNKNOWN_VERSIONS.min,
     authMethod: preset.authMethod,
+    // What send() may attach: images only where the preset says the agent takes them.
+    notLive: can.images ? ['files'] : ['images', 'files'],
     async buildInvocation(ctx) {
       if (ctx.session.kind === 'resume' && can.loadSession === false) {
         throw new FeatureNotSupportedError(name, 'open(options, { sessionId })', `${name}'s preset says it cannot load a session: open a new one.`);

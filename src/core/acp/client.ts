@@ -24,6 +24,8 @@ export interface AcpClientSpec {
 
 /** A prompt's ACP content blocks: the text, then each image inline (where the agent takes images). */
 function promptBlocks(agent: string, prompt: string, attachments: Attachments | undefined, capabilities: JsonObject | undefined): unknown[] {
+  // A preset offers files nowhere (notLive): one that reaches here is refused, never dropped.
+  if (attachments?.files.length) throw new FeatureNotSupportedError(agent, 'files', `${agent}'s live sessions take no files; name the path in the prompt.`);
   const images = attachments?.images ?? [];
   if (images.length > 0 && asJsonObject(capabilities?.promptCapabilities)?.image !== true) {
     throw new FeatureNotSupportedError(agent, 'images', `${agent} does not take images in a prompt (its initialize answer has no promptCapabilities.image).`);
