@@ -90,18 +90,32 @@ async function summary(file: string): Promise<SessionInfo | undefined> {
   return { id, title: titleOf(prompt), updatedAt: await modifiedAt(file), workingDirectory: await workingDirectoryOf(file) };
 }
 
+/** The newest file of the session (a resumed session may start a file of its own). */
 async function sessionFile(ctx: StoreContext, sessionId: string): Promise<string | undefined> {
+  let newest: { file: string; at: string } | undefined;
   for (const file of await chatFiles(ctx)) {
     // The name holds the id's first 8 characters: only those files are opened.
     if (!file.endsWith(`-${sessionId.slice(0, 8)}.jsonl`)) continue;
-    if (stringOf(asJsonObject(await firstRecord(file))?.sessionId) === sessionId) return file;
+    if (stringOf(asJsonObject(await firstRecord(file))?.sessionId) !== sessionId) continue;
+    const at = await modifiedAt(file);
+    if (!newest || at > newest.at) newest = { file, at };
   }
-  return undefined;
+  return newest?.file;
+}
+
+/** One entry per session id: the newest file's. */
+function newestPerId(sessions: SessionInfo[]): SessionInfo[] {
+  const byId = new Map<string, SessionInfo>();
+  for (const session of sessions) {
+    const known = byId.get(session.id);
+    if (!known || session.updatedAt > known.updatedAt) byId.set(session.id, session);
+  }
+  return [...byId.values()];
 }
 
 export const geminiSessionStore: SessionStoreSpec = {
   async list(ctx, cwd) {
-    return summarize(await chatFiles(ctx), summary, cwd);
+    return newestPerId(await summarize(await chatFiles(ctx), summary, cwd));
   },
   async read(ctx, sessionId) {
     const file = await sessionFile(ctx, sessionId);
