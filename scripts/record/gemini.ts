@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createCoder, type SharedStartOpts } from '../../src/index.js';
-import { startFakeModel, type ScriptStep } from '../../src/testing/index.js';
+import { startFakeModel, type ScriptedToolCall, type ScriptStep } from '../../src/testing/index.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const bin = process.env.GEMINI_RECORD_BIN ?? join(root, 'node_modules', '.bin', 'gemini');
@@ -23,7 +23,7 @@ interface Scenario {
   resume?: boolean;
 }
 
-const shell = (command: string): ScriptStep => ({ toolCalls: [{ name: 'run_shell_command', input: { command, description: 'coderline recording' } }] });
+const shell = (command: string): { toolCalls: ScriptedToolCall[] } => ({ toolCalls: [{ name: 'run_shell_command', input: { command, description: 'coderline recording' } }] });
 
 const scenarios: Scenario[] = [
   { name: 'text', prompt: 'Say hello.', script: [{ text: 'Hello from the fake model.' }] },

@@ -4,7 +4,7 @@
 // projects.json is replaced by a rename, so it stays the run's: a project's short name is its basename), so resume and listSessions
 // find it there. A settings file per run keeps concurrent runs of one coder from reading each other's
 // bridge; gemini 0.61.0 refuses a system settings file below a world-writable dir such as /tmp.
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { InvocationContext } from '../../core/contract/adapter.js';
 
@@ -15,7 +15,8 @@ const kept = ['tmp', 'history'] as const;
 export const storeDirOf = (stateDir: string): string => join(stateDir, '.gemini');
 
 export async function prepareRunHome(ctx: InvocationContext, settings: Record<string, unknown>): Promise<string> {
-  const home = join(dirname(await ctx.writeTempFile('gemini-home', '')), 'home');
+  // A dir of its own inside the run's private temp dir (found through a marker file there).
+  const home = await mkdtemp(join(dirname(await ctx.writeTempFile('gemini-home', '')), 'home-'));
   const store = storeDirOf(await ctx.coderStateDir());
   await mkdir(join(home, '.gemini'), { recursive: true, mode: 0o700 });
   await mkdir(store, { recursive: true, mode: 0o700 });
