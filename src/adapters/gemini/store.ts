@@ -1,4 +1,5 @@
-// Gemini's session store (0.61.0), in the coder's state dir (home.ts links the run's home to it):
+// Gemini's session store (0.52.0 to 0.61.0), where home.ts links each run's home to (the user's Gemini
+// home, or the coder's state dir under strict isolation):
 // `.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`, `<project>` being a short name of the
 // working directory, whose path `.gemini/tmp/<project>/.project_root` holds. Line 1 is the header
 // `{sessionId, projectHash, startTime, lastUpdated, kind}`; then message records `{id, type:
@@ -14,7 +15,7 @@ import { storeDirOf } from './home.js';
 import { geminiToolFacts } from './tools.js';
 
 const chatFiles = async (ctx: StoreContext) =>
-  (await filesUnder(join(storeDirOf(await ctx.coderStateDir()), 'tmp'), (name) => name.startsWith('session-') && name.endsWith('.jsonl'))).filter((file) => basename(dirname(file)) === 'chats');
+  (await filesUnder(join(await storeDirOf(ctx), 'tmp'), (name) => name.startsWith('session-') && name.endsWith('.jsonl'))).filter((file) => basename(dirname(file)) === 'chats');
 
 /** The CLI's own first user message: the date, the OS and a listing of the workspace. */
 const isSessionContext = (text: string) => text.startsWith('<session_context>');
