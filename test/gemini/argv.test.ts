@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../src/adapters/gemini/index.js';
 import type { InvocationContext } from '../../src/core/contract/adapter.js';
+import { buildEnv } from '../../src/core/process/env.js';
 import { FeatureNotSupportedError, InvalidOptionsError, run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 
@@ -69,6 +70,16 @@ describe('gemini invocation', () => {
     const { built, cwd } = await invocation({ images: ['a b.png'], files: ['notes.txt'] });
     expect(built.stdin).toBe(`Do it.\n\n@${cwd}/a\\ b.png @${cwd}/notes.txt`);
     await expect(invocation({ files: ['/etc/hostname'] })).rejects.toBeInstanceOf(InvalidOptionsError);
+  });
+});
+
+describe('gemini environment', () => {
+  it("inheritEnv 'minimal' keeps its credential and endpoint variables, nothing else of the host's", () => {
+    const inherited = { PATH: '/bin', GEMINI_API_KEY: 'k', GOOGLE_API_KEY: 'g', GOOGLE_GENAI_USE_VERTEXAI: 'true', GOOGLE_CLOUD_PROJECT: 'p', GOOGLE_CLOUD_LOCATION: 'l', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:1', OTHER_SECRET: 's' };
+    const env = buildEnv({ inherited, inherit: 'minimal', cli: geminiAdapter });
+    const { OTHER_SECRET: _dropped, ...kept } = inherited;
+    expect(env).toMatchObject(kept);
+    expect(env.OTHER_SECRET).toBeUndefined();
   });
 });
 
