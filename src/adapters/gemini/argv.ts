@@ -32,7 +32,7 @@ export function validateGeminiOptions(opts: ResolvedOpts, session: SessionTarget
     if (!toolName.test(rule)) issues.push(`deny rule "${rule}": Gemini excludes whole tools, give a tool name`);
   }
   // The adapter owns the CLI's home: its settings file there is what turns telemetry off and sets the gate.
-  if (opts.extraEnv?.GEMINI_CLI_HOME !== undefined) issues.push("extraEnv.GEMINI_CLI_HOME: the adapter sets it to the coder's state dir (give the coder a stateDir to share sessions between coders)");
+  if (opts.extraEnv?.GEMINI_CLI_HOME !== undefined) issues.push("extraEnv.GEMINI_CLI_HOME: the adapter gives each run a home of its own (its settings file is there); sessions are kept in the host's GEMINI_CLI_HOME, else HOME: set extraEnv.HOME to move them");
   if (opts.extraEnv?.GEMINI_CLI_SYSTEM_SETTINGS_PATH !== undefined) issues.push('extraEnv.GEMINI_CLI_SYSTEM_SETTINGS_PATH: system settings would override the run\'s settings');
   if (issues.length) throw new InvalidOptionsError(issues, 'gemini');
 }

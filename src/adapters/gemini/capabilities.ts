@@ -16,7 +16,7 @@ export const geminiCapabilities: CapabilityTable = {
   'permissionPolicy.mode=bypass': { level: 'native', how: '--approval-mode=yolo' },
   sessionId: { level: 'native', how: '--session-id=<uuid> (a UUID; an existing one exits 42)' },
   systemPrompt: { level: 'native', how: 'GEMINI_SYSTEM_MD=<temp file>: replaces the system prompt' },
-  isolation: { level: 'native', how: "'strict': HOME = the coder's state dir too (GEMINI_CLI_HOME is the run's own in every run; no ~/.gemini, ~/.env)" },
+  isolation: { level: 'native', how: "'strict': sessions in the coder's state dir, which is HOME too (no ~/.gemini, no ~/.env); without it they are kept in the user's Gemini home. Every run has a GEMINI_CLI_HOME of its own for its settings" },
   strictMcpConfig: { level: 'native', how: '--allowed-mcp-server-names=<the bridge\'s servers>' },
   tools: { level: 'native', how: "mcpServers.coderline in the run's settings (httpUrl at the SDK-hosted bridge on 127.0.0.1, the per-run secret in a header, trust: true since the bridge gates every call on the host); the model sees mcp_coderline_<tool>" },
   mcpServers: { level: 'native', how: "fronted by the tool bridge: the host connects to each server and re-serves its tools at /mcp/<name>; the run's settings name each as httpUrl (trust: true, the bridge gates each call); no env or header value reaches the CLI" },

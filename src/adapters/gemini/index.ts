@@ -28,7 +28,7 @@ export const geminiAdapter: AdapterSpec<'gemini'> = {
   docs: geminiDocs,
   auth: {
     variables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_GENAI_USE_GCA'],
-    storedLogin: "none: the CLI's home is the run's own (a `gemini` login in ~/.gemini is not read); use the variables",
+    storedLogin: "none: each run's GEMINI_CLI_HOME is its own (a `gemini` login in ~/.gemini is not read); use the variables",
   },
   environment: {
     minimal: ['GOOGLE_GEMINI_BASE_URL', 'GOOGLE_VERTEX_BASE_URL', 'GEMINI_API_KEY_AUTH_MECHANISM', 'GOOGLE_GENAI_API_VERSION', 'GEMINI_MODEL', 'GEMINI_CLI_CUSTOM_HEADERS', 'NO_COLOR'],
@@ -38,6 +38,8 @@ export const geminiAdapter: AdapterSpec<'gemini'> = {
     shellCall: (command) => ({ name: 'run_shell_command', input: { command, description: 'coderline probe' } }),
     shellEventName: 'run_shell_command',
     failedRunExit: 'non-zero',
+    // stream-json has no exit code: a failing command is `status: "success"` with its output (0.52.0–0.61.0).
+    failedCommandIsError: false,
     toolOpts: { permissionPolicy: { allow: ['run_shell_command'] } },
   },
   canFork: false,

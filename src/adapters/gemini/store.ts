@@ -1,4 +1,5 @@
-// Gemini's session store (0.61.0), in the coder's state dir (home.ts links the run's home to it):
+// Gemini's session store (0.52.0 to 0.61.0), where home.ts links each run's home to (the user's Gemini
+// home, or the coder's state dir under strict isolation):
 // `.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`, `<project>` being a short name of the
 // working directory, whose path `.gemini/tmp/<project>/.project_root` holds. Line 1 is the header
 // `{sessionId, projectHash, startTime, lastUpdated, kind}`; then message records `{id, type:
@@ -14,7 +15,7 @@ import { storeDirOf } from './home.js';
 import { geminiToolFacts } from './tools.js';
 
 const chatFiles = async (ctx: StoreContext) =>
-  (await filesUnder(join(storeDirOf(await ctx.coderStateDir()), 'tmp'), (name) => name.startsWith('session-') && name.endsWith('.jsonl'))).filter((file) => basename(dirname(file)) === 'chats');
+  (await filesUnder(join(await storeDirOf(ctx), 'tmp'), (name) => name.startsWith('session-') && name.endsWith('.jsonl'))).filter((file) => basename(dirname(file)) === 'chats');
 
 /** The CLI's own first user message: the date, the OS and a listing of the workspace. */
 const isSessionContext = (text: string) => text.startsWith('<session_context>');
@@ -90,18 +91,32 @@ async function summary(file: string): Promise<SessionInfo | undefined> {
   return { id, title: titleOf(prompt), updatedAt: await modifiedAt(file), workingDirectory: await workingDirectoryOf(file) };
 }
 
+/** The newest file of the session (a resumed session may start a file of its own). */
 async function sessionFile(ctx: StoreContext, sessionId: string): Promise<string | undefined> {
+  let newest: { file: string; at: string } | undefined;
   for (const file of await chatFiles(ctx)) {
     // The name holds the id's first 8 characters: only those files are opened.
     if (!file.endsWith(`-${sessionId.slice(0, 8)}.jsonl`)) continue;
-    if (stringOf(asJsonObject(await firstRecord(file))?.sessionId) === sessionId) return file;
+    if (stringOf(asJsonObject(await firstRecord(file))?.sessionId) !== sessionId) continue;
+    const at = await modifiedAt(file);
+    if (!newest || at > newest.at) newest = { file, at };
   }
-  return undefined;
+  return newest?.file;
+}
+
+/** One entry per session id: the newest file's. */
+function newestPerId(sessions: SessionInfo[]): SessionInfo[] {
+  const byId = new Map<string, SessionInfo>();
+  for (const session of sessions) {
+    const known = byId.get(session.id);
+    if (!known || session.updatedAt > known.updatedAt) byId.set(session.id, session);
+  }
+  return [...byId.values()];
 }
 
 export const geminiSessionStore: SessionStoreSpec = {
   async list(ctx, cwd) {
-    return summarize(await chatFiles(ctx), summary, cwd);
+    return newestPerId(await summarize(await chatFiles(ctx), summary, cwd));
   },
   async read(ctx, sessionId) {
     const file = await sessionFile(ctx, sessionId);

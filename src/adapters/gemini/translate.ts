@@ -83,7 +83,7 @@ export function createGeminiTranslator(ctx: TranslatorContext): Translator {
     // The run's own tools go by the user's name; the CLI's stays in extra.
     const own = bridgedToolName(ctx.opts, server, serverTool);
     const name = own ?? cliName;
-    const facts = geminiToolFacts(name, input, own === undefined ? server : undefined);
+    const facts = geminiToolFacts(name, input, server);
     tools.set(id, { name, facts });
     events.push({ type: 'tool_use', id, name, input, tool: facts, ...(own === undefined ? {} : { extra: { cliToolName: cliName } }), raw: record });
     return events;
