@@ -215,8 +215,8 @@ export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenar
   const observed: LiveObservation = { turns: [], asked: 0 };
   let version: string | undefined;
   try {
-    // A long request timeout keeps the hung model hung until the interrupt (copilot has no such setting).
-    const env = await model.env(adapter.name, adapter.name === 'copilot' ? {} : { requestTimeoutMs: 120_000 });
+    // A long request timeout keeps the hung model hung until the interrupt (copilot and gemini have no such setting).
+    const env = await model.env(adapter.name, adapter.name === 'copilot' || adapter.name === 'gemini' ? {} : { requestTimeoutMs: 120_000 });
     const opts: OneShotOpts = {
       ...env,
       ...(target.path ? { extraEnv: { ...env.extraEnv, PATH: target.path } } : {}),

@@ -9,7 +9,7 @@ import { createCoder, FeatureNotSupportedError, run, type PermissionRequest } fr
 import type { RecordedRequest } from '../../src/testing/index.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { ofType } from '../support/events.js';
-import { fakeForLive, openLive } from '../support/live.js';
+import { expectModelErrorsFailOnlyTheirTurn, failingModel, fakeForLive, openLive } from '../support/live.js';
 import { isGroupAlive } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
@@ -70,6 +70,12 @@ describe('gemini live session over ACP (real binary, fake Gemini API)', () => {
 
     await live.close();
     expect(isGroupAlive(live.pid!)).toBe(false);
+  });
+
+  it('a failed model call (the prompt\'s JSON-RPC error) fails its turn with the code a one-shot run gives; the next turn answers', async () => {
+    const failing = failingModel();
+    const { opts } = await fakeForLive('gemini', failing.script);
+    await expectModelErrorsFailOnlyTheirTurn(await openLive(geminiAdapter, opts), failing);
   });
 
   it('fails fast where Gemini cannot: open on a stored session (0.61.0 loses it), canUseTool one-shot', async () => {

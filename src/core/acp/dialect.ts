@@ -24,6 +24,11 @@ export interface AcpTranslationSpec {
    * in the turn and the turn ends on it, the turn fails with this; otherwise it is text like any other.
    */
   failure?(chunk: string): AcpFailure | undefined;
+  /**
+   * A refused `session/prompt` (its JSON-RPC error, as the channel words it) that reports a failed
+   * model call: the turn fails with the code of that failure instead of `protocol`.
+   */
+  promptRefusal?(message: string): AcpFailure | undefined;
   /** The prompt answer's token counts are totals of the session: each turn's usage is the difference. */
   usageIsSessionTotal?: boolean;
   /** The token counts of a prompt answer (`session/prompt`'s result); default: ACP's `usage` field. */

@@ -3,7 +3,7 @@
 // (the session goes on), a message pushed into it (steer); the model and permission mode can change
 // between turns. The CLI dying fails the running turn with a typed error and closes the session.
 import { resolve } from 'node:path';
-import { CliVersionError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
+import { CliVersionError, CoderError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../../events.js';
 import { optionFields, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../../options.js';
 import type { RunResult, RunStream } from '../../result.js';
@@ -465,7 +465,8 @@ export class LiveSession<P extends string = string> {
     sent.catch((error: unknown) => {
       // A process that ended ends the turn itself, with how it ended.
       if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
-      turn.emit({ type: 'error', code: 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
+      // A refusal the protocol's connection could classify (an ACP agent's failed model call) keeps its code.
+      turn.emit({ type: 'error', code: error instanceof CoderError ? error.code : 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
       if (fatal) turn.finish(undefined);
     });
   }
