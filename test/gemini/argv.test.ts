@@ -2,7 +2,7 @@
 // refused before anything starts.
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../src/adapters/gemini/index.js';
 import type { InvocationContext } from '../../src/core/contract/adapter.js';
@@ -45,7 +45,7 @@ describe('gemini invocation', () => {
     expect(built.stdin).toBe('a prompt --yolo');
     expect(built.args.join(' ')).not.toContain('a prompt');
     expect(built.args).toEqual(['--output-format', 'stream-json', '--approval-mode=yolo']);
-    expect(built.env).toMatchObject({ GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_TELEMETRY_ENABLED: 'false' });
+    expect(built.env).toMatchObject({ GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_TELEMETRY_ENABLED: 'false', TMPDIR: dirname(built.env!.GEMINI_CLI_HOME!) });
     expect((await stat(settingsFile)).mode & 0o777).toBe(0o600);
     expect(settings).toMatchObject({ privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { enableAutoUpdate: false }, security: { auth: { selectedType: 'gemini-api-key' } } });
     expect(settings.mcpServers).toEqual({ coderline: { httpUrl: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer s3cret' }, trust: true } });

@@ -112,7 +112,15 @@ export async function buildGeminiInvocation(ctx: InvocationContext): Promise<Inv
   args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session, opts));
 
-  const env: Record<string, string> = { GEMINI_CLI_HOME: home, GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_TELEMETRY_ENABLED: 'false', NO_COLOR: '1' };
+  const env: Record<string, string> = {
+    GEMINI_CLI_HOME: home,
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+    NO_COLOR: '1',
+    // The CLI writes a report of every failed model call (the whole request, prompt included) to the
+    // temp dir: the run's private one, removed with the run.
+    TMPDIR: dirname(home),
+  };
   // Strict: not even the user's ~/.env and ~/.gemini-adjacent files; HOME stays the coder's across runs.
   if (opts.isolation === 'strict') env.HOME = await ctx.coderStateDir();
   if (opts.systemPrompt !== undefined) env.GEMINI_SYSTEM_MD = await ctx.writeTempFile('gemini-system.md', opts.systemPrompt);
