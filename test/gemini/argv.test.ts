@@ -94,6 +94,7 @@ describe('gemini options refused before anything starts', () => {
     ['an allow rule with a newline', { allowedTools: ['read_file\nrun_shell_command'] }, InvalidOptionsError],
     ['extraEnv.GEMINI_CLI_HOME (the run\'s settings live there)', { extraEnv: { GEMINI_CLI_HOME: '/tmp/h' } }, InvalidOptionsError],
     ['a sessionId that is not a UUID', { sessionId: 'my-session' }, InvalidOptionsError],
+    ['an addDirs entry Gemini would split in two', { addDirs: ['a,/etc'] }, InvalidOptionsError],
   ])('%s', async (_what, opts, error) => {
     await expect(run(geminiAdapter, 'hi', { ...nowhere, ...opts })).rejects.toBeInstanceOf(error);
   });

@@ -28,6 +28,8 @@ export function validateGeminiOptions(opts: ResolvedOpts, session: SessionTarget
   for (const rule of [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])]) {
     if (!allowRule.test(rule)) issues.push(`allow rule "${rule}": use a tool name, or name(command prefix) for run_shell_command`);
   }
+  // --include-directories splits its values on commas: "a,/etc" would add two directories.
+  for (const dir of opts.addDirs ?? []) if (dir.includes(',')) issues.push(`addDirs "${dir}": Gemini reads a comma as two directories`);
   for (const rule of opts.permissionPolicy?.deny ?? []) {
     if (!toolName.test(rule)) issues.push(`deny rule "${rule}": Gemini excludes whole tools, give a tool name`);
   }
@@ -101,6 +103,7 @@ function attachmentReferences(ctx: InvocationContext): string {
 export async function buildGeminiInvocation(ctx: InvocationContext): Promise<Invocation> {
   const { opts } = ctx;
   if (gatedRun(opts)) refuseRepositoryConfig(ctx);
+  const stdin = (opts.outputSchema && ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt) + attachmentReferences(ctx);
   const settings = geminiSettings(ctx);
   const home = await prepareRunHome(ctx, settings);
 
@@ -108,7 +111,7 @@ export async function buildGeminiInvocation(ctx: InvocationContext): Promise<Inv
   if (opts.model) args.push(`--model=${opts.model}`);
   for (const dir of opts.addDirs ?? []) args.push(`--include-directories=${resolve(ctx.cwd, dir)}`);
   // Only the bridge's servers: none a folder's settings add.
-  if (opts.strictMcpConfig) args.push(`--allowed-mcp-server-names=${bridgedServerNames(settings).join(',')}`);
+  if (opts.strictMcpConfig) for (const name of bridgedServerNames(settings)) args.push(`--allowed-mcp-server-names=${name}`);
   args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session, opts));
 
@@ -124,7 +127,5 @@ export async function buildGeminiInvocation(ctx: InvocationContext): Promise<Inv
   // Strict: not even the user's ~/.env and ~/.gemini-adjacent files; HOME stays the coder's across runs.
   if (opts.isolation === 'strict') env.HOME = await ctx.coderStateDir();
   if (opts.systemPrompt !== undefined) env.GEMINI_SYSTEM_MD = await ctx.writeTempFile('gemini-system.md', opts.systemPrompt);
-
-  const prompt = opts.outputSchema && ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt;
-  return { args, env, stdin: prompt + attachmentReferences(ctx) };
+  return { args, env, stdin };
 }
