@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../src/adapters/gemini/index.js';
 import type { InvocationContext } from '../../src/core/contract/adapter.js';
 import { buildEnv } from '../../src/core/process/env.js';
-import { FeatureNotSupportedError, InvalidOptionsError, run } from '../../src/index.js';
+import { createCoder, FeatureNotSupportedError, InvalidOptionsError, run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 
 const dirs: string[] = [];
@@ -70,6 +70,14 @@ describe('gemini invocation', () => {
     const { built, cwd } = await invocation({ images: ['a b.png'], files: ['notes.txt'] });
     expect(built.stdin).toBe(`Do it.\n\n@${cwd}/a\\ b.png @${cwd}/notes.txt`);
     await expect(invocation({ files: ['/etc/hostname'] })).rejects.toBeInstanceOf(InvalidOptionsError);
+  });
+});
+
+describe('gemini resume ids', () => {
+  it.each(['1', 'latest', '00000000'])('resume("%s") is refused before the CLI starts: --resume reads it as an index or the latest session', async (id) => {
+    const coder = createCoder(geminiAdapter, { executablePath: '/nonexistent/gemini' });
+    await expect(coder.resume(id).run('x')).rejects.toBeInstanceOf(InvalidOptionsError);
+    await coder.close();
   });
 });
 

@@ -25,6 +25,9 @@ export function validateGeminiOptions(opts: ResolvedOpts, session: SessionTarget
   const issues: string[] = [];
   // The CLI creates a session only under a UUID (--session-id); resuming takes its ids as they are.
   if (opts.sessionId && session.kind === 'new' && !isUuid(opts.sessionId)) issues.push(`sessionId "${opts.sessionId}" must be a UUID for Gemini`);
+  // --resume also takes `latest` and an index (1 = the oldest session): an id "1" would continue
+  // whichever session came first. Gemini's ids are UUIDs.
+  if (session.kind === 'resume' && !isUuid(session.sessionId)) issues.push(`the session to resume, "${session.sessionId}", is not a Gemini session id (a UUID)`);
   for (const rule of [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])]) {
     if (!allowRule.test(rule)) issues.push(`allow rule "${rule}": use a tool name, or name(command prefix) for run_shell_command`);
   }
