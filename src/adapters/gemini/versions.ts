@@ -2,4 +2,4 @@
 // passed (docs/compat.md). Older than min: CliVersionError; newer than testedMax: a warning.
 import type { VersionRange } from '../../core/contract/adapter.js';
 
-export const geminiVersions: VersionRange = { min: '0.52.0', testedMax: '0.52.0', tested: ['0.52.0'] };
+export const geminiVersions: VersionRange = { min: '0.52.0', testedMax: '0.61.0', tested: ['0.52.0', '0.55.1', '0.57.0', '0.59.0', '0.61.0'] };
