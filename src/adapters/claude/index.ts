@@ -6,7 +6,8 @@ import { claudeCapabilities, claudeInsteadHints, claudeOwnedFlags } from './capa
 import { claudeDocs } from './docs.js';
 import { claudeLive } from './live.js';
 import { claudePermission } from './permission.js';
-import { createClaudeTranslator } from './translate.js';
+import { claudeToolCatalog } from './tool-facts.js';
+import { claudeTranslation } from './translation.js';
 import { claudeVersions } from './versions.js';
 import { claudeSessionStore } from './store.js';
 
@@ -62,7 +63,8 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   canFork: true,
   buildInvocation: buildClaudeInvocation,
   explainExit: explainClaudeExit,
-  createTranslator: createClaudeTranslator,
+  createTranslator: claudeTranslation.createTranslator,
+  toolCatalogs: [claudeToolCatalog],
   permissionPromptTool: claudePermission,
   live: claudeLive,
   sessionStore: claudeSessionStore,

@@ -9,7 +9,8 @@ import { codexDocs } from './docs.js';
 import { explainCodexExit } from './exit.js';
 import { codexSessionStore } from './store.js';
 import { codexLive } from './live.js';
-import { createCodexTranslator } from './translate.js';
+import { codexFunctionToolCatalog, codexItemToolCatalog } from './tool-facts.js';
+import { codexTranslation } from './translation.js';
 import { codexVersions } from './versions.js';
 
 /** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
@@ -91,7 +92,8 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   forkSince: '0.148.0',
   buildInvocation: buildCodexInvocation,
   explainExit: explainCodexExit,
-  createTranslator: createCodexTranslator,
+  createTranslator: codexTranslation.createTranslator,
+  toolCatalogs: [codexItemToolCatalog, codexFunctionToolCatalog],
   sessionStore: codexSessionStore,
   live: codexLive,
 };

@@ -8,6 +8,7 @@ import type { PermissionDecision, PermissionRequest } from '../../permission.js'
 import type { PermissionModeName } from '../options/permission-mode.js';
 import type { ToolBridgeInfo } from './bridge-info.js';
 import type { ScriptStep } from './model-reply.js';
+import type { ToolCatalog } from './tool-catalog.js';
 
 export interface ExitInfo {
   exitCode: number | undefined;
@@ -352,6 +353,8 @@ export interface AdapterSpec<P extends string = string> {
    */
   explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
   createTranslator(ctx: TranslatorContext): Translator;
+  /** What the CLI's tools are (the `tool` facts of its events and permission requests), per vocabulary its records use. */
+  toolCatalogs?: readonly ToolCatalog[];
   /**
    * For `canUseTool` on a one-shot run: the CLI calls a tool of the MCP bridge with its permission
    * question and reads the decision from the tool's text (JSON of `answer()`).
