@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { AdapterSpec, FeatureSupport, LiveFeature } from '../src/core/contract/adapter.js';
+import type { ToolCatalog } from '../src/core/contract/tool-catalog.js';
 import { featureNames, type FeatureName } from '../src/options.js';
 import { builtInAdapters } from '../src/registry.js';
 
@@ -25,6 +26,22 @@ function featureTable(features: string[], columns: AdapterSpec<string>[]): strin
     ['Option', ...columns.map((a) => a.name)],
     features.map((feature) => [`\`${feature}\``, ...columns.map((a) => mark(a.capabilities[feature as FeatureName]))]),
   );
+}
+
+/** A CLI's tool names → kind, and the input fields each fact is read from (src/adapters/<cli>/tool-facts.ts). */
+function toolKindsSection(catalog: ToolCatalog): string[] {
+  const fields = (paths: readonly string[] | undefined) => (paths ?? []).map((path) => `\`${path}\``).join(', ');
+  const entries = Object.entries(catalog.tools);
+  const kinded = entries.filter(([, rule]) => rule.kind !== 'other');
+  const others = entries.filter(([, rule]) => rule.kind === 'other').map(([name]) => `\`${name}\``);
+  // Only the facts some tool of this CLI has a field for.
+  const facts = (['command', 'paths', 'query', 'url', 'server'] as const).filter((fact) => kinded.some(([, rule]) => rule[fact]?.length));
+  const rows = kinded.map(([name, rule]) => [`\`${name}\``, `\`${rule.kind}\``, ...facts.map((fact) => fields(rule[fact]))]);
+  const lines = [`**Tool kinds** of ${catalog.source}, and the input fields each fact is read from:`, '', table(['tool', 'kind', ...facts], rows), ''];
+  const mcp = catalog.mcp ? `MCP tools (${catalog.mcp.spelling}) are kind \`mcp\` with their \`server\`. ` : '';
+  const known = others.length ? `Kind \`other\`: ${others.join(', ')}, and any name not listed.` : 'Any other name is kind `other`.';
+  lines.push(`${mcp}${known}${catalog.note ? ` ${catalog.note}` : ''}`, '');
+  return lines;
 }
 
 export function renderAdaptersMd(): string {
@@ -92,6 +109,7 @@ export function renderAdaptersMd(): string {
       out.push(table(['Option', 'Maps to'], extras.map((f) => [`\`${f}\``, mark(adapter.capabilities[f as FeatureName])])));
       out.push('');
     }
+    for (const catalog of adapter.toolCatalogs ?? []) out.push(...toolKindsSection(catalog));
     const hints = Object.entries(adapter.insteadHints ?? {});
     if (hints.length) {
       out.push('Unsupported, and what to do instead:');

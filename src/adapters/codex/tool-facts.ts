@@ -5,7 +5,7 @@
 import type { ToolCatalog } from '../../core/contract/tool-catalog.js';
 import { serverOfMcpName } from '../../core/translate/tool-facts.js';
 
-const mcp = { spelling: '`mcp_tool_call` items: `mcp__<server>__<tool>` (from the item\'s `server` and `tool`)', server: (name: string) => serverOfMcpName(name) };
+const mcp = { spelling: '`mcp_tool_call` items, named `mcp__<server>__<tool>` from the item\'s `server` and `tool`', server: (name: string) => serverOfMcpName(name) };
 
 export const codexItemToolCatalog: ToolCatalog = {
   source: '`exec --json` and app-server items (`command_execution` / `commandExecution` …) and app-server approval requests',
