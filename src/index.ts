@@ -66,6 +66,7 @@ export type { LiveSession } from './core/live/live.js';
 export type { CanUseTool, PermissionDecision, PermissionRequest } from './permission.js';
 export type { PermissionModeName } from './core/options/permission-mode.js';
 export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/contract/adapter.js';
+export type { InputPath, ToolCatalog, ToolRule } from './core/contract/tool-catalog.js';
 export * from './errors.js';
 export type * from './events.js';
 export type { RunResult, RunStatus, RunStream } from './result.js';
