@@ -7,7 +7,7 @@ import { objectMessage, oneOfMessage, optionIssueMessage } from './schema/option
 import { jsonSchemaProblems } from './schema/json-schema.js';
 import { isStandardSchema, type StandardSchemaV1 } from './schema/standard-schema.js';
 import type { CanUseTool } from './permission.js';
-import type { CoderStreamEvent } from './events.js';
+import type { CoderStreamEvent, ToolKind } from './events.js';
 import { isTool, type Tool } from './tool.js';
 import { toolBridgeServerName } from './schema/tool-names.js';
 import { isSessionId, sessionIdRule } from './schema/ids.js';
@@ -76,10 +76,17 @@ const outputSchema = () => v.pipe(
   }),
 );
 
+/**
+ * The tool kinds `permissionPolicy.denyKinds` takes: those whose tools an adapter's catalog names.
+ * Not `mcp` (the user's own MCP config is not all fronted) nor `other` (the unknown tools).
+ */
+export const deniableToolKinds = ['shell', 'read', 'write', 'edit', 'search', 'list', 'fetch', 'web_search', 'task', 'plan', 'ask'] as const satisfies readonly ToolKind[];
+
 const permissionPolicy = () => strictObject({
   mode: optional(picklist(['default', 'plan', 'bypass']), 'plan: read-only; bypass: no permission checks at all'),
   allow: optional(stringList(), 'Tools the agent may use without asking'),
   deny: optional(stringList(), 'Tools the agent must not use'),
+  denyKinds: optional(v.array(picklist(deniableToolKinds), m), 'Tool kinds (tool.kind) the agent must not use: every tool of those kinds the CLI has is denied with its own flags (adapters.md, Tool kinds)'),
 });
 
 /** External MCP servers by name: a program on stdio, or a streamable HTTP endpoint. */
@@ -291,6 +298,7 @@ export function featureNames(): readonly string[] {
     'permissionPolicy.mode=bypass',
     'permissionPolicy.allow',
     'permissionPolicy.deny',
+    'permissionPolicy.denyKinds',
     ...Object.keys(adapterRunFields),
   ];
   return features;
@@ -302,6 +310,7 @@ export type FeatureName =
   | 'permissionPolicy.mode=bypass'
   | 'permissionPolicy.allow'
   | 'permissionPolicy.deny'
+  | 'permissionPolicy.denyKinds'
   | keyof typeof adapterRunFields;
 
 /** The features a set of options asks for (options left undefined or false ask for nothing). */
@@ -314,6 +323,7 @@ export function requestedFeatures(opts: ResolvedOpts): FeatureName[] {
       if (policy.mode === 'plan' || policy.mode === 'bypass') used.push(`permissionPolicy.mode=${policy.mode}`);
       if (policy.allow?.length) used.push('permissionPolicy.allow');
       if (policy.deny?.length) used.push('permissionPolicy.deny');
+      if (policy.denyKinds?.length) used.push('permissionPolicy.denyKinds');
     } else if (featureNames().includes(key)) {
       used.push(key as FeatureName);
     }

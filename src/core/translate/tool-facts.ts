@@ -64,6 +64,12 @@ export function toolFactsOf(catalog: ToolCatalog, cliName: string, input: unknow
   return rule ? factsByRule(rule, name, input) : { kind: 'other', name };
 }
 
+/** The tool names of `catalog` whose kind is one of `kinds` (what a CLI's deny flags take for them). */
+export function toolNamesOfKinds(catalog: ToolCatalog, kinds: readonly string[] | undefined): string[] {
+  if (!kinds?.length) return [];
+  return Object.entries(catalog.tools).filter(([, rule]) => kinds.includes(rule.kind)).map(([name]) => name);
+}
+
 const copyOf = (facts: ToolFacts): ToolFacts => (facts.paths ? { ...facts, paths: [...facts.paths] } : { ...facts });
 
 /**
