@@ -12,8 +12,11 @@ function typeOf(node: OptionSchemaNode): string {
       return typeOf(node.wrapped!);
     case 'picklist':
       return node.options!.map((option) => `'${String(option)}'`).join(' \\| ');
-    case 'array':
-      return `${typeOf(node.item!)}[]`;
+    case 'array': {
+      const item = typeOf(node.item!);
+      // A list of one of several values: `('a' | 'b')[]`, not `'a' | 'b'[]`.
+      return item.includes(' \\| ') ? `(${item})[]` : `${item}[]`;
+    }
     case 'record':
       return `Record<string, ${typeOf(node.value!)}>`;
     case 'union':
