@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { supportedJsonSchema } from '../src/schema/json-schema.js';
 import type * as v from 'valibot';
-import { describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
+import { cliOnlyStartFields, describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
 
 function typeOf(node: OptionSchemaNode): string {
   switch (node.type) {
@@ -153,7 +153,7 @@ Every error is a \`CoderError\` with a \`code\` and, where it concerns one CLI, 
 | \`StallError\` | \`stalled\` | \`stallTimeoutMs\` |
 | \`OutputValidationError\` | \`invalid_output\` | \`received\`, \`issues\` |
 | \`LiveSessionClosedError\` | \`exit\` | — (the message says how the process ended) |
-| \`CoderError\` | \`aborted\`, \`auth\`, \`rate_limit\`, \`server\`, \`context_too_large\`, \`max_turns\`, \`budget\`, \`protocol\` | — |
+| \`CoderError\` | \`session_not_found\` (a resume, fork or live open of an id the CLI does not have), \`aborted\`, \`auth\`, \`rate_limit\`, \`server\`, \`context_too_large\`, \`max_turns\`, \`budget\`, \`protocol\` | — |
 `;
 
 const structuredOutput = `## Structured output (\`outputSchema\`)
@@ -183,12 +183,20 @@ A subpath that imports no Node built-in (checked: it bundles for the browser wit
 - The event types (\`CoderStreamEvent\` and each event), \`CoderError\`, \`InvalidOptionsError\` (an unknown CLI name), \`FeatureNotSupportedError\`, and the types \`ReplayOptions\`, \`TranslationRef\`, \`SessionTarget\`, \`LineDirection\`.
 `;
 
+/** Which options are one CLI's: the types leave them out for the other CLIs. */
+function cliOnlyNote(): string {
+  const lists = Object.entries(cliOnlyStartFields).map(([cli, table]) => `${cli}: ${Object.keys(table).map((key) => `\`${key}\``).join(', ')}`);
+  return `Options only one CLI has are typed for that CLI alone (\`StartOptsFor<P>\`, \`OneShotOptsFor<P>\`): \`createCoder('claude', { codexSandbox: 'read-only' })\` is a compile error on the key. Options typed for several CLIs (a \`SharedStartOpts\` spread in) still fit; at run time an option the CLI lacks is a \`FeatureNotSupportedError\` before anything starts. ${lists.join('; ')}.`;
+}
+
 export function renderApiMd(): string {
   const { sharedStartOptsSchema, runOptsSchema } = optionSchemas();
   return [
     intro,
     structuredOutput,
     '## Start options (`createCoder`, `coder.start`, `start`, `run`)',
+    '',
+    cliOnlyNote(),
     '',
     optionTable(sharedStartOptsSchema),
     '',
