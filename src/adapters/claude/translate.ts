@@ -239,7 +239,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
   function failureCode(subtype: string, status: number | undefined, message: string): ErrorCode {
     const byName = resultSubtypeCodes[subtype];
     if (byName) return byName;
-    if (/No conversation found/i.test(message)) return 'invalid_options';
+    if (/No conversation found/i.test(message)) return 'session_not_found';
     return errorCodeForHttpStatus(status) ?? syntheticError?.code ?? errorCodeForMessage(message) ?? (subtype === 'success' ? 'server' : 'exit');
   }
 

@@ -27,7 +27,7 @@ export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: strin
     };
   }
   const noSession = /No session found matching '([^']*)'/.exec(stderr);
-  if (noSession) return { code: 'invalid_options', message: `pi found no session "${noSession[1]}" in its session dir (resume and fork look in --session-dir / the agent dir, per working directory)` };
+  if (noSession) return { code: 'session_not_found', message: `pi found no session "${noSession[1]}" in its session dir (resume and fork look in --session-dir / the agent dir, per working directory)` };
   if (/No API key found/i.test(stderr)) return { code: 'auth', message: 'pi has no API key for the selected model' };
   // pi 1.x on Node < 22.19 dies while loading: `node:module` lacks `enableCompileCache`.
   if (/enableCompileCache|does not provide an export named|requires Node/i.test(stderr)) {

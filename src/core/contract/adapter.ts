@@ -303,6 +303,8 @@ export interface LiveSpec {
    * without `setPermissionMode` has its changes sent as `setPermissionModeRequests`).
    */
   connect?(rpc: LiveRpc, ctx: LiveConnectContext): Promise<LiveConnection>;
+  /** How the CLI words its refusal of the handshake when the session to open is not in its store: it becomes `session_not_found`. */
+  sessionNotFound?: RegExp;
   /**
    * The CLI leaves a running tool command alive when a turn is interrupted: the core stops the
    * processes below the CLI that left its process group, once the interrupted turn has ended.
