@@ -364,7 +364,7 @@ export class LiveSession<P extends string = string> {
     const attachments = opts.images?.length || opts.files?.length ? await readAttachments(opts, this.cwd, this.adapter.name) : undefined;
     if (!this.isOpen) throw this.closedError();
     const started = Date.now();
-    const tracker = new RunTracker(this.adapter.usageIsCumulative);
+    const tracker = new RunTracker(this.adapter.usageIsCumulative, { prompt, images: opts.images });
     const collected: CoderStreamEvent<P>[] | undefined = opts.collectEvents ? [] : undefined;
     let finished!: (end: ChannelEnd | undefined) => void;
     const over = new Promise<ChannelEnd | undefined>((done) => (finished = done));
@@ -437,6 +437,7 @@ export class LiveSession<P extends string = string> {
         text: this.redactor ? this.redactor.text(tracker.text) : tracker.text,
         sessionId: tracker.sessionId ?? this.sessionId,
         usage: tracker.usage,
+        ...tracker.conversation(this.redactor && ((text) => this.redactor!.text(text))),
         exitCode: end?.exitCode,
         signal: end?.signal,
         durationMs: Date.now() - started,
