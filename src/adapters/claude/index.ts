@@ -9,6 +9,7 @@ import { claudePermission } from './permission.js';
 import { createClaudeTranslator } from './translate.js';
 import { claudeVersions } from './versions.js';
 import { claudeSessionStore } from './store.js';
+import { claudeEvents } from './events.js';
 
 /** Failures the CLI explains only on stderr, before any stdout record. */
 function explainClaudeExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
@@ -32,6 +33,7 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   versions: claudeVersions,
   parseVersion: (output) => /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: claudeCapabilities,
+  events: claudeEvents,
   ownedFlags: claudeOwnedFlags,
   insteadHints: claudeInsteadHints,
   validate: validateClaudeOptions,

@@ -11,6 +11,7 @@ import { codexSessionStore } from './store.js';
 import { codexLive } from './live.js';
 import { createCodexTranslator } from './translate.js';
 import { codexVersions } from './versions.js';
+import { codexEvents } from './events.js';
 
 /** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
 const CODEX_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
@@ -65,6 +66,7 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   versions: codexVersions,
   parseVersion: (output) => /codex-cli\s+(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
   capabilities: codexCapabilities,
+  events: codexEvents,
   ownedFlags: codexOwnedFlags,
   insteadHints: codexInsteadHints,
   validate: validateCodexOpts,

@@ -9,6 +9,7 @@ import { copilotLive } from './live.js';
 import { copilotSessionStore } from './store.js';
 import { createCopilotTranslator } from './translate.js';
 import { copilotVersions } from './versions.js';
+import { copilotEvents } from './events.js';
 
 export const copilotAdapter: AdapterSpec<'copilot'> = {
   name: 'copilot',
@@ -19,6 +20,7 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   // `copilot --version` prints "GitHub Copilot CLI 1.0.102." (and, when outdated, an update notice).
   parseVersion: (output) => /Copilot CLI\s+v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(output)?.[1] ?? /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: copilotCapabilities,
+  events: copilotEvents,
   ownedFlags: copilotOwnedFlags,
   insteadHints: copilotInsteadHints,
   validate: validateCopilotOptions,

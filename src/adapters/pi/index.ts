@@ -12,6 +12,7 @@ import { piLive } from './live.js';
 import { createPiTranslator } from './translate.js';
 import { piVersions } from './versions.js';
 import { piSessionStore } from './store.js';
+import { piEvents } from './events.js';
 
 /** Failed exits whose stderr says why. pi exits 1 on these before any JSON line. */
 export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
@@ -46,6 +47,7 @@ export const piAdapter: AdapterSpec<'pi'> = {
   // A line that is only the version: on a too-old Node the output is a stack trace naming Node's.
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/m.exec(output)?.[1],
   capabilities: piCapabilities,
+  events: piEvents,
   ownedFlags: piOwnedFlags,
   // 'max' first: its version is the newer one, so a pi that has it has --no-approve too. A gated run
   // passes --no-approve (argv.ts), which pi 0.73 lacks: it would exit 1 on it.

@@ -25,6 +25,18 @@ export interface FeatureSupport {
   since?: string;
 }
 
+/** The events whose meaning is the same on every CLI but that not every CLI prints. */
+export type MeaningEventType = 'plan' | 'subagent' | 'compaction';
+
+/**
+ * Whether a CLI emits one of them: since which version and how, or why not. A claim is checked
+ * against the recorded fixtures (test/replay/event-capabilities.test.ts): those of the `since`
+ * version must show it.
+ */
+export type EventSupport = { since: string; how: string } | { none: string };
+
+export type EventTable = Record<MeaningEventType, EventSupport>;
+
 /** Capabilities as data: a feature missing from the table is unsupported and fails fast. */
 export type CapabilityTable = Partial<Record<FeatureName, FeatureSupport>>;
 
@@ -323,6 +335,8 @@ export interface AdapterSpec<P extends string = string> {
   /** Extracts a semver from `<bin> --version` output. */
   parseVersion(output: string): string | undefined;
   capabilities: CapabilityTable;
+  /** Which of the plan, subagent and compaction events this CLI emits (adapters.md, Events). */
+  events?: EventTable;
   /** What to use instead, per unsupported feature (shown in FeatureNotSupportedError). */
   insteadHints?: Partial<Record<FeatureName, string>>;
   /** Value-level checks beyond the table (e.g. an effort level the CLI lacks). Throw CoderError. */
