@@ -131,6 +131,8 @@ Offline tests of your own agent jobs: the real CLI, answered by a script on 127.
 | \`cliVersion\` | The version \`--version\` reported |
 | \`provider\` | Which CLI ran |
 | \`events\` | Every event, when \`collectEvents\` was set |
+| \`plan\` | \`PlanItem[]\` (\`{ content, status: 'pending' \\| 'in_progress' \\| 'completed' }\`): the plan as the run's last \`plan\` event left it; absent when it wrote none |
+| \`messages\` | \`TranscriptMessage[]\`: the turn's conversation in order, the same shape on every CLI — the prompt (\`role: 'user'\`, with its \`images\` as \`image\` blocks), the assistant's messages (blocks \`text\`, \`reasoning\`, \`tool_use\`; one message per model answer between tool results), the results (\`role: 'tool'\`, \`tool_result\` blocks), messages pushed by \`steer()\`; \`usage\` on a message where the CLI reports it per model call (pi), \`parentToolUseId\` on a subagent's. Whole messages win over the deltas they repeat; texts are redacted like \`text\`. Not carried by the queue's results |
 
 Events are described in [events.md](events.md).
 

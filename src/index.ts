@@ -68,7 +68,7 @@ export type { PermissionModeName } from './core/options/permission-mode.js';
 export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/contract/adapter.js';
 export * from './errors.js';
 export type * from './events.js';
-export type { RunResult, RunStatus, RunStream } from './result.js';
+export type { RunResult, RunStatus, RunStream, TranscriptBlock, TranscriptMessage } from './result.js';
 export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
 export { tool } from './tool.js';
 export type { Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';
