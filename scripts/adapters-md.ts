@@ -100,6 +100,23 @@ export function renderAdaptersMd(): string {
       ['fixed at `open()`', ...adapters.map((a) => cell(a.live?.launchOnly.map((key) => `\`${key}\``).join(', ') ?? ''))],
     ],
   ));
+  out.push('');
+  out.push('## Events');
+  out.push('');
+  out.push('The events with one meaning on every CLI that not every CLI prints (docs/events.md has their shapes). ✅: emitted, since the version named, each claim shown by a recorded fixture of that version (test/replay/event-capabilities.test.ts); ❌: not emitted, and why.');
+  out.push('');
+  const eventTypes = ['plan', 'subagent', 'compaction'] as const;
+  out.push(table(
+    ['Event', ...adapters.map((a) => a.name)],
+    eventTypes.map((type) => [
+      `\`${type}\``,
+      ...adapters.map((a) => {
+        const support = a.events?.[type];
+        if (!support) return '❌';
+        return 'none' in support ? `❌ ${cell(support.none)}` : `✅ since ${support.since}: ${cell(support.how)}`;
+      }),
+    ]),
+  ));
   for (const adapter of adapters) {
     const extras = all.filter((f) => cliOnly(f) === extrasPrefix[adapter.name]);
     out.push('');

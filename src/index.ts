@@ -73,7 +73,7 @@ export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSuppor
 export type { InputPath, ToolCatalog, ToolRule } from './core/contract/tool-catalog.js';
 export * from './errors.js';
 export type * from './events.js';
-export type { RunResult, RunStatus, RunStream } from './result.js';
+export type { RunResult, RunStatus, RunStream, TranscriptBlock, TranscriptMessage } from './result.js';
 export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
 export { tool } from './tool.js';
 export type { Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';

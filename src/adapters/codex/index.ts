@@ -12,6 +12,7 @@ import { codexLive } from './live.js';
 import { codexFunctionToolCatalog, codexItemToolCatalog } from './tool-facts.js';
 import { codexTranslation } from './translation.js';
 import { codexVersions } from './versions.js';
+import { codexEvents } from './events.js';
 
 /** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
 const CODEX_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
@@ -66,6 +67,7 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   versions: codexVersions,
   parseVersion: (output) => /codex-cli\s+(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
   capabilities: codexCapabilities,
+  events: codexEvents,
   ownedFlags: codexOwnedFlags,
   insteadHints: codexInsteadHints,
   validate: validateCodexOpts,

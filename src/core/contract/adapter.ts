@@ -26,6 +26,18 @@ export interface FeatureSupport {
   since?: string;
 }
 
+/** The events whose meaning is the same on every CLI but that not every CLI prints. */
+export type MeaningEventType = 'plan' | 'subagent' | 'compaction';
+
+/**
+ * Whether a CLI emits one of them: since which version and how, or why not. A claim is checked
+ * against the recorded fixtures (test/replay/event-capabilities.test.ts): those of the `since`
+ * version must show it.
+ */
+export type EventSupport = { since: string; how: string } | { none: string };
+
+export type EventTable = Record<MeaningEventType, EventSupport>;
+
 /** Capabilities as data: a feature missing from the table is unsupported and fails fast. */
 export type CapabilityTable = Partial<Record<FeatureName, FeatureSupport>>;
 
@@ -304,6 +316,8 @@ export interface LiveSpec {
    * without `setPermissionMode` has its changes sent as `setPermissionModeRequests`).
    */
   connect?(rpc: LiveRpc, ctx: LiveConnectContext): Promise<LiveConnection>;
+  /** How the CLI words its refusal of the handshake when the session to open is not in its store: it becomes `session_not_found`. */
+  sessionNotFound?: RegExp;
   /**
    * The CLI leaves a running tool command alive when a turn is interrupted: the core stops the
    * processes below the CLI that left its process group, once the interrupted turn has ended.
@@ -322,6 +336,8 @@ export interface AdapterSpec<P extends string = string> {
   /** Extracts a semver from `<bin> --version` output. */
   parseVersion(output: string): string | undefined;
   capabilities: CapabilityTable;
+  /** Which of the plan, subagent and compaction events this CLI emits (adapters.md, Events). */
+  events?: EventTable;
   /** What to use instead, per unsupported feature (shown in FeatureNotSupportedError). */
   insteadHints?: Partial<Record<FeatureName, string>>;
   /** Value-level checks beyond the table (e.g. an effort level the CLI lacks). Throw CoderError. */
