@@ -187,6 +187,8 @@ export const codexLive: LiveSpec = {
     await thread.open(ctx);
     return thread;
   },
+  // A pushed message shows as the turn's next userMessage item (the translator's user_message).
+  echoesSteer: true,
   // 0.171.0 leaves a running command alive after turn/interrupt; it finishes after the turn ended.
   interruptLeavesCommands: true,
 };

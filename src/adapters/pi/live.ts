@@ -91,6 +91,8 @@ export const piLive: LiveSpec = {
     return { type: 'prompt', message: prompt, ...(images.length ? { images } : {}) };
   },
   userMessageIsRequest: true,
+  // A pushed message shows as the run's next user message_end (the translator's user_message).
+  echoesSteer: true,
   interruptRequest: { type: 'abort' },
   setModelRequest(model, opts) {
     const slash = model.indexOf('/');

@@ -270,6 +270,11 @@ export interface LiveSpec {
    * record comes while a pushed message still waits goes on until that message has run too.
    */
   steerStarted?(record: unknown): string | undefined;
+  /**
+   * The CLI's own records show a pushed message where it joins the turn, and the translator makes
+   * them the `user_message` event; otherwise the core emits it once the CLI took the message.
+   */
+  echoesSteer?: boolean;
   /** Whether a record is the last of a turn. */
   endsTurn(record: unknown): boolean;
   /**
