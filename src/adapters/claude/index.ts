@@ -6,6 +6,7 @@ import { claudeCapabilities, claudeInsteadHints, claudeOwnedFlags } from './capa
 import { claudeDocs } from './docs.js';
 import { claudeLive } from './live.js';
 import { claudePermission } from './permission.js';
+import { claudeUserInput } from './user-input.js';
 import { createClaudeTranslator } from './translate.js';
 import { claudeVersions } from './versions.js';
 import { claudeSessionStore } from './store.js';
@@ -64,6 +65,7 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   explainExit: explainClaudeExit,
   createTranslator: createClaudeTranslator,
   permissionPromptTool: claudePermission,
+  userInputPromptTool: claudeUserInput,
   live: claudeLive,
   sessionStore: claudeSessionStore,
 };

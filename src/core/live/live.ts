@@ -13,6 +13,7 @@ import { DEFAULTS } from '../stream/child-run.js';
 import { EventStream } from '../stream/event-stream.js';
 import { decideOutcome, type ProcessEnd } from '../stream/outcome.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool } from '../../permission.js';
+import { askUserInput, DEFAULT_USER_INPUT_TIMEOUT_MS, type UserInputReply, type UserInputRequest } from '../../user-input.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import { STOP_STEPS, terminateEscapedDescendants } from '../process/process-group.js';
 import { RunTracker } from '../stream/run-tracker.js';
@@ -120,6 +121,8 @@ export class LiveSession<P extends string = string> {
   private turnRunning = false;
   private readonly listeners: { [K in keyof LiveNotices]: Set<(notice: LiveNotices[K]) => void> } = { idle: new Set(), exit: new Set() };
   private exit: LiveExit | undefined;
+  /** Questions waiting for onUserInput: the CLI waits for the host meanwhile, not a stall. */
+  private answering = 0;
 
   private constructor(
     readonly adapter: AdapterSpec<P>,
@@ -181,6 +184,9 @@ export class LiveSession<P extends string = string> {
           runSignal: closing.signal,
           ...(mcpServers ? { mcpServers } : {}),
           gate,
+          ...(opts.onUserInput
+            ? { userInput: { ask: (request, signal, raw) => session?.askUser(request, signal, raw) ?? Promise.resolve({ noAnswer: 'the session was not open yet' }), emit: (event) => session?.deliver([event]) } }
+            : {}),
         });
       }
       const { invocation, env, executable, version } = await prepareLaunch({
@@ -493,7 +499,7 @@ export class LiveSession<P extends string = string> {
 
     const stallTimeoutMs = opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs;
     const stallWatch = setInterval(() => {
-      if (turn.asking > 0 || this.gate?.asking()) turn.lastActivity = Date.now();
+      if (turn.asking > 0 || this.answering > 0 || this.gate?.asking()) turn.lastActivity = Date.now();
       else if (Date.now() - turn.lastActivity >= stallTimeoutMs && turn.stoppedBy === undefined) {
         turn.stoppedBy = 'stall';
         void this.channel.kill(STOP_STEPS);
@@ -633,7 +639,29 @@ export class LiveSession<P extends string = string> {
     return this.turn?.opts.canUseTool ?? this.opts.canUseTool;
   }
 
+  /** Asks onUserInput (the session has it: the bridge and onRequest ask only then), with the session's timeout and events. */
+  private async askUser(request: UserInputRequest, signal: AbortSignal, raw: unknown): Promise<UserInputReply> {
+    const onUserInput = this.opts.onUserInput;
+    if (!onUserInput) return { noAnswer: 'no onUserInput callback is set' };
+    const turn = this.turn;
+    this.answering += 1;
+    try {
+      return await askUserInput(onUserInput, request, {
+        timeoutMs: this.opts.userInputTimeoutMs ?? DEFAULT_USER_INPUT_TIMEOUT_MS,
+        signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
+        emit: (event) => this.deliver([event]),
+        raw,
+      });
+    } finally {
+      this.answering -= 1;
+    }
+  }
+
   private async onRequest(body: unknown, signal: AbortSignal): Promise<unknown> {
+    // The agent asking the user goes to onUserInput when it is set; otherwise it is a permission question as before.
+    const inputCodec = this.opts.onUserInput ? (this.connection?.userInput ?? this.spec.userInput) : undefined;
+    const question = inputCodec?.request(body);
+    if (inputCodec && question) return inputCodec.answer(await this.askUser(question, signal, body), question, body);
     const codec = this.connection?.permission ?? this.spec.permission;
     const request = codec.request(body);
     if (!request) throw new Error('this host does not answer that request');
