@@ -1,6 +1,9 @@
 // onUserInput with the real `claude` (2.1.332) against the fake Anthropic server: a scripted
 // AskUserQuestion answered, declined and left unanswered (live, over the control protocol), answered on
 // a one-shot run (through the bridge's permission prompt tool), and a custom tool that elicits.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
@@ -81,6 +84,30 @@ describe('claude onUserInput (real binary, fake Anthropic server)', () => {
     expect(result.status).toBe('success');
     expect(askResult(model)?.content).toContain(`"${QUESTION}"="red, blue"`);
     expect(ofType(result.events, 'user_input').map((event) => event.phase)).toEqual(['request', 'answer']);
+  });
+
+  it('an mcpServers server that elicits: the host\'s MCP client answers through onUserInput; without it the server gets no elicitation capability', async () => {
+    const program = fileURLToPath(new URL('../fixtures/mcp-elicit-server.mjs', import.meta.url));
+    const script: Script = [{ toolCalls: [{ name: 'mcp__asker__ask_marker', input: {} }] }, { text: 'Asked.' }];
+    const askOnce = async (onUserInput?: OnUserInput) => {
+      const { model, opts, workDir } = await fakeForLive('claude', script);
+      const markerFile = join(workDir, 'marker.jsonl');
+      const mcpServers = { asker: { command: process.execPath, args: [program], env: { FIXTURE_MARKER_FILE: markerFile } } };
+      const result = await run(claudeAdapter, 'Ask.', { ...opts, mcpServers, collectEvents: true, ...(onUserInput ? { onUserInput } : {}) });
+      const marker = (() => { try { return JSON.parse(readFileSync(markerFile, 'utf8')) as unknown; } catch { return undefined; } })();
+      return { result, marker, model };
+    };
+    const asked: UserInputRequest[] = [];
+    const answered = await askOnce((request) => (asked.push(request), { answers: { content: { text: 'from-the-user' } } }));
+    expect(answered.result.status).toBe('success');
+    expect(asked).toMatchObject([{ source: 'elicitation', server: 'asker', questions: [{ id: 'content', text: 'Which marker text?', schema: { type: 'object', required: ['text'] } }] }]);
+    expect(answered.marker).toEqual({ action: 'accept', text: 'from-the-user' });
+    expect(JSON.stringify(answered.model.requests[1]?.body)).toContain('marker accept: from-the-user');
+
+    const unasked = await askOnce();
+    expect(unasked.marker).toBeUndefined();
+    // As before onUserInput: the server's own error is the tool's result.
+    expect(JSON.stringify(unasked.model.requests[1]?.body)).toContain('Client does not support form elicitation.');
   });
 
   it('a custom tool that elicits: ctx.elicit() reaches onUserInput on the host, the accepted content goes back to the handler and the model', async () => {
