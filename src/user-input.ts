@@ -3,6 +3,7 @@
 // and a deadline; one that throws, answers something else or does not answer in time gives the CLI
 // "no answer", reported as a non-fatal error event. Each question and answer is a `user_input` event.
 import type { TranslatedEvent } from './events.js';
+import { isJsonObject } from './schema/json.js';
 
 export interface UserInputQuestion {
   /** The key of this question's answer in `answers` (for Claude's AskUserQuestion: the question's text, which the CLI keys by). */
@@ -46,12 +47,10 @@ export interface UserInputAskOptions {
   raw: unknown;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function isAnswer(value: unknown): value is UserInputAnswer {
-  if (!isPlainObject(value)) return false;
+  if (!isJsonObject(value)) return false;
   if (value.decline === true) return true;
-  return isPlainObject(value.answers);
+  return isJsonObject(value.answers);
 }
 
 /** Asks the callback; always settles with a reply, emitting the request and answer events. */

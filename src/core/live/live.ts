@@ -279,7 +279,7 @@ export class LiveSession<P extends string = string> {
    */
   on<K extends keyof LiveNotices>(notice: K, listener: (info: LiveNotices[K]) => void): () => void {
     if (typeof listener !== 'function') throw new InvalidOptionsError([`live.on('${String(notice)}') needs a listener function`]);
-    const listeners = this.listeners[notice] as Set<(info: LiveNotices[K]) => void> | undefined;
+    const listeners = Object.hasOwn(this.listeners, notice) ? (this.listeners[notice] as Set<(info: LiveNotices[K]) => void>) : undefined;
     if (!listeners) throw new InvalidOptionsError([`live.on() takes 'idle' or 'exit', not ${JSON.stringify(notice)}`]);
     listeners.add(listener);
     const exit = this.exit;

@@ -3,6 +3,7 @@
 // its text, the requested schema as its schema), whose answer is the content object. The CLI is not
 // involved, so this holds on every CLI alike.
 import type { ElicitRequest, ElicitResult } from '../../tool.js';
+import { isJsonObject } from '../../schema/json.js';
 import type { TranslatedEvent } from '../../events.js';
 import type { UserInputReply, UserInputRequest } from '../../user-input.js';
 
@@ -15,12 +16,10 @@ export interface UserInputHost {
 /** The question id of an elicitation: its answer is the content object. */
 export const ELICITATION_QUESTION_ID = 'content';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A request a handler passed to ctx.elicit(), checked: a bad one is the handler's error. */
 export function checkElicitRequest(request: unknown): ElicitRequest {
-  if (!isPlainObject(request) || typeof request.message !== 'string') throw new TypeError('ctx.elicit() needs { message: string, schema?: object }');
-  if (request.schema !== undefined && (!isPlainObject(request.schema) || request.schema.type !== 'object')) throw new TypeError('ctx.elicit(): schema must be an object JSON Schema ({ type: "object", properties })');
+  if (!isJsonObject(request) || typeof request.message !== 'string') throw new TypeError('ctx.elicit() needs { message: string, schema?: object }');
+  if (request.schema !== undefined && (!isJsonObject(request.schema) || request.schema.type !== 'object')) throw new TypeError('ctx.elicit(): schema must be an object JSON Schema ({ type: "object", properties })');
   return request as unknown as ElicitRequest;
 }
 
@@ -36,7 +35,7 @@ export async function elicitFromHost(host: UserInputHost | undefined, server: st
   if ('noAnswer' in reply) return { action: 'cancel' };
   const content = reply.answers[ELICITATION_QUESTION_ID];
   if (content === undefined && !request.schema) return { action: 'accept', content: {} };
-  if (isPlainObject(content)) return { action: 'accept', content };
+  if (isJsonObject(content)) return { action: 'accept', content };
   host.emit({ type: 'error', code: 'invalid_options', fatal: false, message: `onUserInput answered an elicitation of ${server} with ${JSON.stringify(content) ?? 'nothing'} under answers.${ELICITATION_QUESTION_ID}; expected the content object, so the server was told nobody answered`, raw });
   return { action: 'cancel' };
 }
