@@ -70,7 +70,10 @@ export async function askUserInput(onUserInput: OnUserInput, request: UserInputR
   let reply: UserInputReply;
   try {
     const answer = await new Promise<unknown>((resolve, reject) => {
-      signal.addEventListener('abort', () => reject(new Error(deadline.signal.aborted ? `onUserInput did not answer within ${options.timeoutMs} ms` : 'the question was withdrawn')), { once: true });
+      const withdrawn = () => reject(new Error(deadline.signal.aborted ? `onUserInput did not answer within ${options.timeoutMs} ms` : 'the question was withdrawn'));
+      // A question asked after its call ended (a handler's late ctx.elicit()) is moot at once.
+      if (signal.aborted) return withdrawn();
+      signal.addEventListener('abort', withdrawn, { once: true });
       Promise.resolve()
         .then(() => onUserInput(structuredClone(request), { signal }))
         .then(resolve, reject);

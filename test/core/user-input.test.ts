@@ -53,6 +53,15 @@ describe('askUserInput', () => {
     expect(events.some((event) => event.type === 'error')).toBe(false);
   });
 
+  it('a question already withdrawn is not put to the callback', async () => {
+    const withdrawn = new AbortController();
+    withdrawn.abort();
+    let called = false;
+    const { reply } = await ask(() => ((called = true), { decline: true }), withdrawn.signal);
+    expect(reply).toEqual({ noAnswer: 'the question was withdrawn' });
+    expect(called).toBe(false);
+  });
+
   it('the callback gets a copy: changing the request changes nothing the CLI or the events see', async () => {
     const { events } = await ask((asked) => {
       asked.questions[0]!.text = 'changed';
