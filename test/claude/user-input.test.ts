@@ -78,6 +78,18 @@ describe('claude onUserInput (real binary, fake Anthropic server)', () => {
     expect(answer).not.toHaveProperty('decline');
   });
 
+  it('the permission mode: plan still puts the question to the callback; dontAsk refuses it unasked', async () => {
+    const asked: string[] = [];
+    for (const permissionMode of ['plan', 'dontAsk'] as const) {
+      const { model, opts } = await fakeForLive('claude', askScript);
+      const live = await openLive(claudeAdapter, { ...opts, permissionMode, onUserInput: () => (asked.push(permissionMode), { answers: { [QUESTION]: 'red' } }) });
+      await live.send('Ask me.').result;
+      if (permissionMode === 'plan') expect(askResult(model)?.content).toContain(`"${QUESTION}"="red"`);
+      else expect(askResult(model)).toMatchObject({ content: expect.stringContaining("denied because Claude Code is running in don't ask mode"), is_error: true });
+    }
+    expect(asked).toEqual(['plan']);
+  });
+
   it('one-shot: AskUserQuestion comes through the permission prompt tool; a multiSelect answer reaches the model joined', async () => {
     const { model, opts } = await fakeForLive('claude', askScript);
     const result = await run(claudeAdapter, 'Ask me.', { ...opts, onUserInput: () => ({ answers: { [QUESTION]: ['red', 'blue'] } }), collectEvents: true });
