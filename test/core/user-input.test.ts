@@ -3,6 +3,7 @@
 // anything starts.
 import { describe, expect, it } from 'vitest';
 import { claudeUserInput } from '../../src/adapters/claude/user-input.js';
+import { piLive } from '../../src/adapters/pi/live.js';
 import { createCoder, FeatureNotSupportedError, run, type TranslatedEvent, type UserInputRequest } from '../../src/index.js';
 import { askUserInput, type OnUserInput } from '../../src/user-input.js';
 
@@ -91,6 +92,37 @@ describe("Claude's AskUserQuestion codec (hostile input)", () => {
     ['no object', 'AskUserQuestion'],
   ])('%s is not a question to the user (it stays a permission question)', (_what, hostile) => {
     expect(claudeUserInput.request(hostile)).toBeUndefined();
+  });
+});
+
+describe("pi's extension dialogs codec (hostile input)", () => {
+  const dialogs = piLive.userInput!;
+  const select = { type: 'extension_ui_request', id: 'd1', method: 'select', title: 'Pick', options: ['a', 7, null, 'b'] };
+
+  it('a select offers only its string options; an answer under an inherited key is no answer (cancelled)', () => {
+    const asked = dialogs.request(select)!;
+    expect(asked).toEqual({ source: 'dialog', questions: [{ id: 'value', text: 'Pick', options: ['a', 'b'] }] });
+    expect(dialogs.answer({ answers: { value: 'b' } }, asked, select)).toEqual({ value: 'b' });
+    expect(dialogs.answer({ answers: JSON.parse('{"__proto__": "a"}') as Record<string, unknown> }, asked, select)).toEqual({ cancelled: true });
+    expect(dialogs.answer({ decline: true }, asked, select)).toEqual({ cancelled: true });
+    expect(dialogs.answer({ noAnswer: 'timeout' }, asked, select)).toEqual({ cancelled: true });
+  });
+
+  it('a confirm is confirmed only by "Yes" or true', () => {
+    const confirm = { type: 'extension_ui_request', id: 'd2', method: 'confirm', title: 'Sure?' };
+    const asked = dialogs.request(confirm)!;
+    expect(asked.questions[0]).toEqual({ id: 'value', text: 'Sure?', options: ['Yes', 'No'] });
+    expect([true, 'Yes', 'yes', 'No', 1].map((value) => dialogs.answer({ answers: { value } }, asked, confirm))).toEqual([
+      { confirmed: true }, { confirmed: true }, { confirmed: false }, { confirmed: false }, { confirmed: false },
+    ]);
+  });
+
+  it.each([
+    ['the SDK\'s own canUseTool dialog', { type: 'extension_ui_request', id: 'd3', method: 'input', title: 'coderline:canUseTool', placeholder: '{}' }],
+    ['a fire-and-forget notice', { type: 'extension_ui_request', id: 'd4', method: 'notify', message: 'hi' }],
+    ['another record', { type: 'response', id: 'd5' }],
+  ])('%s is not a question to the user', (_what, body) => {
+    expect(dialogs.request(body)).toBeUndefined();
   });
 });
 
