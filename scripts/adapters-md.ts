@@ -89,7 +89,7 @@ export function renderAdaptersMd(): string {
   out.push('');
   out.push('## Live sessions (`coder.open()`)');
   out.push('');
-  out.push('One CLI process for many turns; see [docs/live.md](docs/live.md). ❌ in the first row: no live mode (`FeatureNotSupportedError`); below it, a control this CLI\'s live protocol lacks. `canUseTool` is in the shared options table above.');
+  out.push('One CLI process for many turns; see [docs/live.md](docs/live.md). ❌ in the first row: no live mode (`FeatureNotSupportedError`); below it, a control this CLI\'s live protocol lacks. `canUseTool` and `onUserInput` are in the shared options table above.');
   out.push('');
   const liveFeatures: LiveFeature[] = ['open', 'steer', 'interrupt', 'setModel', 'setPermissionMode'];
   out.push(table(

@@ -80,10 +80,12 @@ Session ids — of \`resume()\`, \`open(options, { sessionId })\`, \`readSession
 ### \`LiveSession\`
 
 - \`live.send(prompt, runOptions?)\` → \`RunStream\`: one turn over the live process, queued behind a running one; the same events and \`RunResult\` as \`session.stream()\`. Run options that are launch flags of this CLI are an \`InvalidOptionsError\` here (pass them to \`open()\`). \`images\` and \`files\` go with the turn they are given to (\`open()\` refuses them); a missing file rejects that turn's \`.result\` with \`InvalidOptionsError\` before anything is written, and the session goes on.
-- \`live.steer(prompt)\`: pushes a message into the running turn; the turn's \`RunResult\` covers what it caused.
+- \`live.steer(prompt)\` → \`Promise<boolean>\`: pushes a message into the running turn; the turn's \`RunResult\` covers what it caused, and its stream gets a \`user_message\` event where the CLI took the message. Resolves \`false\` when it was not taken — no turn running (nothing is sent), or the CLI refused it because the turn had just ended: send it as the next turn then. Throws at once (\`FeatureNotSupportedError\`, \`InvalidOptionsError\`) where the CLI has no steer or the prompt is empty.
 - \`live.interrupt()\` → \`Promise<void>\`: ends the running turn as \`cancelled\`; the session goes on. Aborting a turn's \`signal\` does the same for that turn.
 - \`live.setModel(model)\`, \`live.setPermissionMode(mode)\` → \`Promise<void>\`: for the next turns.
 - \`live.close()\` → \`Promise<void>\`, also \`await using\`: interrupts a running turn, closes stdin, then stops the process group. Later \`send()\`s reject with \`LiveSessionClosedError\`.
+- \`live.busy\` (a turn runs or waits), \`live.queued\` (turns waiting behind the running one).
+- \`live.on('idle', listener)\`, \`live.on('exit', listener)\` → a function that removes the listener: \`idle\` when the last queued turn has ended; \`exit\` with \`{ code, signal, error? }\` (\`LiveExit\`) as soon as the process has ended, also between turns (\`error\`: the \`LiveSessionClosedError\` a later \`send()\` rejects with, unless \`close()\` ended it); a listener added after the end is called at once. A throwing listener is ignored.
 - \`live.id\`, \`live.pid\`, \`live.isOpen\`, \`live.cliVersion\`.
 
 What each CLI's live mode can do is in [adapters.md](../adapters.md); a missing capability is a \`FeatureNotSupportedError\` before anything is sent.
@@ -92,13 +94,17 @@ What each CLI's live mode can do is in [adapters.md](../adapters.md); a missing 
 
 A start option: called for each tool use the CLI asks about, and for each call of a custom tool or of an \`mcpServers\` tool (the tool bridge asks, on every CLI), with \`{ toolName, input, toolUseId?, description?, mcpServer?, mcpTool? }\` (\`mcpServer\` and \`mcpTool\` name a bridge call's server and tool: [docs/tools.md](tools.md#the-gate)); return \`{ behavior: 'allow', updatedInput? }\` or \`{ behavior: 'deny', message? }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`permissionTimeoutMs\` (default 60 s) denies, with a non-fatal \`error\` event. Each question and answer is a \`permission\` event. Types: \`CanUseTool\`, \`PermissionRequest\`, \`PermissionDecision\`.
 
+### \`onUserInput(request, { signal })\`
+
+A start option: called when the agent asks the user something — Claude's \`AskUserQuestion\`, a pi extension's dialog, an MCP elicitation of an \`mcpServers\` server or of a custom tool (\`ctx.elicit()\`) — with \`{ source: 'tool' | 'elicitation' | 'dialog', questions: [{ id, text, options?, multiSelect?, schema? }], server?, toolUseId? }\`; return \`{ answers }\` (by question id) or \`{ decline: true }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`userInputTimeoutMs\` (default 300 s) tells the agent that nobody answered, with a non-fatal \`error\` event; waiting for it is not a stall. Each question and answer is a \`user_input\` event. Where a CLI or mode cannot carry it (Copilot) it is a \`FeatureNotSupportedError\` before anything starts; what each CLI asks through it, and what the model reads without it: [live.md](live.md#the-agent-asks-the-user-onuserinput). Types: \`OnUserInput\`, \`UserInputRequest\`, \`UserInputQuestion\`, \`UserInputAnswer\`.
+
 ### \`createPool(concurrency)\` → \`Pool\`
 
 \`pool.run(...)\` and \`pool.createCoder(...)\` work like the functions above, but at most \`concurrency\` runs execute at once; \`pool.activeCount()\`, \`pool.pendingCount()\`.
 
 ### \`tool({ name, description, input, handler })\` → \`Tool\`
 
-A tool the agent can call, defined in your process: \`input\` is a schema of any [Standard Schema](https://standardschema.dev) library (zod, valibot, arktype, …): the handler gets validated, typed input. The CLI sees its JSON Schema: the library's own where it provides one (Standard JSON Schema: zod 4.2+, arktype), else the \`inputJsonSchema\` you pass beside it (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) — \`tool()\` throws \`InvalidOptionsError\` when there is neither. \`handler(input, { signal })\` returns text, JSON or MCP content. Pass tools as the \`tools\` option; see [tools.md](tools.md).
+A tool the agent can call, defined in your process: \`input\` is a schema of any [Standard Schema](https://standardschema.dev) library (zod, valibot, arktype, …): the handler gets validated, typed input. The CLI sees its JSON Schema: the library's own where it provides one (Standard JSON Schema: zod 4.2+, arktype), else the \`inputJsonSchema\` you pass beside it (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) — \`tool()\` throws \`InvalidOptionsError\` when there is neither. \`handler(input, { signal, elicit })\` returns text, JSON or MCP content; \`elicit({ message, schema? })\` asks the user through the run's \`onUserInput\` and resolves with \`{ action: 'accept', content }\`, \`{ action: 'decline' }\` or \`{ action: 'cancel' }\` (nobody answered, or no \`onUserInput\`). Pass tools as the \`tools\` option; see [tools.md](tools.md).
 
 ### Helpers
 

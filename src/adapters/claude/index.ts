@@ -8,6 +8,7 @@ import { claudeLive } from './live.js';
 import { claudePermission } from './permission.js';
 import { claudeToolCatalog } from './tool-facts.js';
 import { claudeTranslation } from './translation.js';
+import { claudeUserInput } from './user-input.js';
 import { claudeVersions } from './versions.js';
 import { claudeSessionStore } from './store.js';
 import { claudeEvents } from './events.js';
@@ -69,6 +70,7 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   createTranslator: claudeTranslation.createTranslator,
   toolCatalogs: [claudeToolCatalog],
   permissionPromptTool: claudePermission,
+  userInputPromptTool: claudeUserInput,
   live: claudeLive,
   sessionStore: claudeSessionStore,
 };

@@ -124,6 +124,8 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
   let done = false;
   /** After a retry starts, the deltas streamed so far are void. */
   let resetNext = false;
+  /** User messages of this run so far: the first is its prompt, later ones were pushed in (steer). */
+  let userMessages = 0;
 
   function withReset<E extends TranslatedEvent>(event: E): E {
     if (event.type === 'message' && resetNext) {
@@ -223,6 +225,7 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
       case 'message_update':
         return messageUpdate(record);
       case 'message_end':
+        if (record.message?.role === 'user') return (userMessages += 1) > 1 ? [{ type: 'user_message', text: textOf(record.message.content), raw: record }] : [];
         return record.message?.role === 'assistant' ? assistantEnd(record, record.message) : [];
       case 'tool_execution_start': {
         const name = userToolName(record);
