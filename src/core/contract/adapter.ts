@@ -192,6 +192,11 @@ export interface ProbeSpec {
   toolOpts?: SharedStartOpts;
   /** The exit code of a run whose model call failed: non-zero for most CLIs, 0 where only the records say it. */
   failedRunExit: 'non-zero' | 'zero';
+  /**
+   * `false` where the CLI's records carry no exit code of a shell command: its failing command is a
+   * successful tool result (the failing-tool canary then expects that). Default: an error result.
+   */
+  failedCommandIsError?: false;
   /** How the model answers with `value` as structured output; default: the JSON as its text. */
   structuredAnswer?(value: Record<string, unknown>): ScriptStep[];
 }
