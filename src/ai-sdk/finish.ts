@@ -4,12 +4,8 @@
 import type { JSONObject, LanguageModelV4FinishReason, LanguageModelV4Usage, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import { OutputValidationError, type ErrorCode, type RunResult } from '../index.js';
 
-/** Codes of runs that ended with an answer the caller gets, cut short or not matching the schema. */
-const answeredCodes: Partial<Record<ErrorCode, LanguageModelV4FinishReason['unified']>> = {
-  max_turns: 'length',
-  budget: 'length',
-  invalid_output: 'error',
-};
+/** Codes of runs cut short by a limit: what the agent said so far is the answer. */
+const limitCodes: ReadonlySet<ErrorCode> = new Set(['max_turns', 'budget']);
 
 export type Ending =
   | { kind: 'finished'; finishReason: LanguageModelV4FinishReason }
@@ -20,10 +16,12 @@ export function endingOf(result: RunResult<unknown, string>, signal: AbortSignal
   if (result.status === 'success') return { kind: 'finished', finishReason: { unified: 'stop', raw: 'success' } };
   // An abort rejects with the signal's reason, as a cancelled request does.
   if (result.status === 'cancelled' && signal?.aborted) return { kind: 'failed', error: signal.reason instanceof Error ? signal.reason : result.error! };
-  const code = result.error?.code;
-  const unified = code ? answeredCodes[code] : undefined;
-  if (unified) return { kind: 'finished', finishReason: { unified, raw: code } };
-  return { kind: 'failed', error: result.error! };
+  const { error } = result;
+  if (error && limitCodes.has(error.code)) return { kind: 'finished', finishReason: { unified: 'length', raw: error.code } };
+  // An answer off the schema is still the answer: the AI SDK's own check reports it (NoObjectGeneratedError).
+  // A CLI that gave up on its structured output has none to give: that is the error.
+  if (error instanceof OutputValidationError) return { kind: 'finished', finishReason: { unified: 'error', raw: error.code } };
+  return { kind: 'failed', error: error! };
 }
 
 export function usageOf(result: RunResult<unknown, string>): LanguageModelV4Usage {
