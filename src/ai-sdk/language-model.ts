@@ -127,51 +127,54 @@ interface PartStreamOptions {
   raw: boolean;
 }
 
+/**
+ * Parts the stream may hold before the consumer reads them: each pull translates events until the queue
+ * holds this many, so a pull (and its promise) is paid per batch, not per part (docs/performance.md).
+ */
+const PARTS_AHEAD = 256;
+
 /** The run's events as parts, read as the consumer pulls; cancelling the stream stops the run. */
 function partStream<P extends string>(run: RunStream<unknown, P>, attachments: Attachments, abandon: AbortController, options: PartStreamOptions): ReadableStream<LanguageModelV4StreamPart> {
   const events = run[Symbol.asyncIterator]();
   const settled = run.result.finally(() => attachments.remove());
   settled.catch(() => undefined);
-  const queue: LanguageModelV4StreamPart[] = [];
-  const writer = new PartWriter((part) => queue.push(part), { declaredTools: options.declaredTools, jsonAnswer: options.json !== undefined, raw: options.raw });
+  let writer: PartWriter;
 
-  async function finish(): Promise<Error | undefined> {
+  /** The last parts; an abort instead errors the stream with the signal's reason, as a cancelled request does. */
+  async function finish(controller: ReadableStreamDefaultController<LanguageModelV4StreamPart>): Promise<void> {
     const result = await settled;
     const ending = endingOf(result, options.signal);
-    if (ending.kind === 'failed' && options.signal?.aborted) return ending.error;
+    if (ending.kind === 'failed' && options.signal?.aborted) return controller.error(ending.error);
     writer.end(options.json ? jsonAnswerOf(result, options.json.schema) : undefined);
-    if (ending.kind === 'failed') queue.push({ type: 'error', error: ending.error });
+    if (ending.kind === 'failed') controller.enqueue({ type: 'error', error: ending.error });
     const finishReason = ending.kind === 'finished' ? ending.finishReason : { unified: 'error' as const, raw: result.error?.code };
-    queue.push({ type: 'finish', finishReason, usage: usageOf(result), providerMetadata: metadataOf(result) });
-    return undefined;
+    controller.enqueue({ type: 'finish', finishReason, usage: usageOf(result), providerMetadata: metadataOf(result) });
+    controller.close();
   }
 
-  return new ReadableStream<LanguageModelV4StreamPart>({
-    start(controller) {
-      controller.enqueue({ type: 'stream-start', warnings: options.warnings });
-    },
-    async pull(controller) {
-      try {
-        let ended = false;
-        let aborted: Error | undefined;
-        while (queue.length === 0 && !ended) {
-          const next = await events.next();
-          if (next.done) {
-            ended = true;
-            aborted = await finish();
-          } else writer.event(next.value);
+  return new ReadableStream<LanguageModelV4StreamPart>(
+    {
+      start(controller) {
+        writer = new PartWriter(controller, { declaredTools: options.declaredTools, jsonAnswer: options.json !== undefined, raw: options.raw });
+        controller.enqueue({ type: 'stream-start', warnings: options.warnings });
+      },
+      async pull(controller) {
+        try {
+          do {
+            const next = await events.next();
+            if (next.done) return await finish(controller);
+            writer.event(next.value);
+          } while ((controller.desiredSize ?? 0) > 0);
+        } catch (error) {
+          controller.error(error);
         }
-        for (const part of queue.splice(0)) controller.enqueue(part);
-        if (aborted) controller.error(aborted);
-        else if (ended) controller.close();
-      } catch (error) {
-        controller.error(error);
-      }
+      },
+      async cancel() {
+        abandon.abort();
+        await events.return?.();
+        await settled.catch(() => undefined);
+      },
     },
-    async cancel() {
-      abandon.abort();
-      await events.return?.();
-      await settled.catch(() => undefined);
-    },
-  });
+    { highWaterMark: PARTS_AHEAD },
+  );
 }

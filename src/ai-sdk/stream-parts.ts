@@ -5,7 +5,10 @@
 import type { JSONObject, LanguageModelV4StreamPart, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { CoderStreamEvent } from '../index.js';
 
-type Emit = (part: LanguageModelV4StreamPart) => void;
+/** Where the parts go (a ReadableStream's controller). */
+export interface PartSink {
+  enqueue(part: LanguageModelV4StreamPart): void;
+}
 
 /** One open text or reasoning block, and what its deltas said (a whole message repeats it). */
 interface Block {
@@ -13,24 +16,31 @@ interface Block {
   text: string;
 }
 
+/** The part types and the state of one kind of block: text, or reasoning. */
+class Lane {
+  open: Block | undefined;
+  /** What the last block a tool call closed said: the whole message that follows repeats it. */
+  closedEarly: string | undefined;
+  constructor(
+    readonly start: 'text-start' | 'reasoning-start',
+    readonly delta: 'text-delta' | 'reasoning-delta',
+    readonly end: 'text-end' | 'reasoning-end',
+    readonly prefix: string,
+  ) {}
+}
+
 /** Events reported as `custom` parts (kind `coderline.<type>`): facts of the run with no standard part. */
 const customEvents = new Set<CoderStreamEvent['type']>(['plan', 'subagent', 'compaction', 'permission', 'user_input']);
 
-/** A value as JSON (tool inputs and outputs are the CLI's: anything JSON.stringify can say). */
-function jsonOf(value: unknown): NonNullable<JSONObject[string]> {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.parse(JSON.stringify(value)) as NonNullable<JSONObject[string]>;
-  } catch {
-    return String(value);
-  }
-}
+type Json = NonNullable<JSONObject[string]>;
+
+/** A value of an event as JSON: the events' values come from the CLI's JSON records (no copy needed); none is `''`. */
+const jsonOf = (value: unknown): Json => (value ?? '') as Json;
 
 /** The event without its raw record and the fields every event has: what a custom part carries. */
 function factsOf(event: CoderStreamEvent<string>): JSONObject {
   const { raw: _raw, provider: _provider, ts: _ts, extra: _extra, ...facts } = event;
-  return jsonOf(facts) as JSONObject;
+  return facts as JSONObject;
 }
 
 export interface PartWriterOptions {
@@ -43,140 +53,134 @@ export interface PartWriterOptions {
 }
 
 export class PartWriter {
-  private text: Block | undefined;
-  private reasoning: Block | undefined;
-  /** What the last block closed early by a tool call said: the whole message that follows repeats it. */
-  private closedText: string | undefined;
-  private closedReasoning: string | undefined;
+  private readonly text = new Lane('text-start', 'text-delta', 'text-end', 'text-');
+  private readonly reasoning = new Lane('reasoning-start', 'reasoning-delta', 'reasoning-end', 'reasoning-');
   private readonly toolNames = new Map<string, string>();
   private blocks = 0;
   private sawMetadata = false;
 
   constructor(
-    private readonly emit: Emit,
+    private readonly sink: PartSink,
     private readonly options: PartWriterOptions,
   ) {}
 
   event(event: CoderStreamEvent<string>): void {
-    if (this.options.raw) this.emit({ type: 'raw', rawValue: event.raw });
+    const { sink } = this;
+    if (this.options.raw) sink.enqueue({ type: 'raw', rawValue: event.raw });
     switch (event.type) {
       case 'init':
         if (this.sawMetadata) return;
         this.sawMetadata = true;
-        this.emit({ type: 'response-metadata', ...(event.sessionId ? { id: event.sessionId } : {}), ...(event.model ? { modelId: event.model } : {}), timestamp: new Date(event.ts) });
+        sink.enqueue({ type: 'response-metadata', ...(event.sessionId ? { id: event.sessionId } : {}), ...(event.model ? { modelId: event.model } : {}), timestamp: new Date(event.ts) });
         return;
       case 'message':
-        if (event.role === 'assistant' && !this.options.jsonAnswer) this.textLike('text', event.text, event.delta, event.reset === true);
+        if (event.role === 'assistant' && !this.options.jsonAnswer) this.textLike(this.text, event.text, event.delta, event.reset === true);
         return;
       case 'reasoning':
-        this.textLike('reasoning', event.text, event.delta, false);
+        this.textLike(this.reasoning, event.text, event.delta, false);
         return;
       case 'tool_use':
         this.closeBlocks();
         this.toolNames.set(event.id, event.name);
-        this.emit({
+        sink.enqueue({
           type: 'tool-call',
           toolCallId: event.id,
           toolName: event.name,
           input: JSON.stringify(event.input ?? {}),
           providerExecuted: true,
           dynamic: !this.options.declaredTools.has(event.name),
-          ...this.toolMetadata(event),
+          ...toolMetadata(event),
         });
         return;
       case 'tool_result': {
         this.closeBlocks();
         const name = event.name ?? this.toolNames.get(event.id) ?? 'unknown';
-        this.emit({
+        sink.enqueue({
           type: 'tool-result',
           toolCallId: event.id,
           toolName: name,
           result: jsonOf(event.output),
           isError: event.isError,
           dynamic: !this.options.declaredTools.has(name),
-          ...this.toolMetadata(event),
+          ...toolMetadata(event),
         });
         return;
       }
       case 'error':
         // Fatal errors decide the run's outcome (the finish); others are reported as they come.
-        if (!event.fatal) this.emit({ type: 'custom', kind: 'coderline.error', providerMetadata: { coderline: factsOf(event) } });
+        if (!event.fatal) sink.enqueue({ type: 'custom', kind: 'coderline.error', providerMetadata: { coderline: factsOf(event) } });
         return;
       default:
-        if (customEvents.has(event.type)) this.emit({ type: 'custom', kind: `coderline.${event.type}`, providerMetadata: { coderline: factsOf(event) } });
+        if (customEvents.has(event.type)) sink.enqueue({ type: 'custom', kind: `coderline.${event.type}`, providerMetadata: { coderline: factsOf(event) } });
     }
   }
 
   /** Closes what is open; `answer` is a JSON response format's answer, sent as the one text block. */
   end(answer?: string): void {
     this.closeBlocks();
-    if (answer !== undefined) this.wholeBlock('text', answer);
+    if (answer !== undefined) this.wholeBlock(this.text, answer);
   }
 
-  private toolMetadata(event: { tool?: unknown; parentToolUseId?: string; extra?: Readonly<Record<string, unknown>> }): { providerMetadata?: SharedV4ProviderMetadata } {
-    const facts: JSONObject = {};
-    if (event.tool) facts.tool = jsonOf(event.tool);
-    if (event.parentToolUseId) facts.parentToolUseId = event.parentToolUseId;
-    if (typeof event.extra?.cliToolName === 'string') facts.cliToolName = event.extra.cliToolName;
-    return Object.keys(facts).length ? { providerMetadata: { coderline: facts } } : {};
-  }
-
-  private textLike(kind: 'text' | 'reasoning', text: string, delta: boolean, reset: boolean): void {
-    const open = kind === 'text' ? this.text : this.reasoning;
+  private textLike(lane: Lane, text: string, delta: boolean, reset: boolean): void {
     if (delta) {
-      if (reset && open) this.close(kind);
-      const block = (kind === 'text' ? this.text : this.reasoning) ?? this.open(kind);
+      if (reset) this.close(lane, false);
+      const block = lane.open ?? this.open(lane);
       block.text += text;
-      if (text) this.emit({ type: `${kind}-delta`, id: block.id, delta: text });
+      if (text) this.sink.enqueue({ type: lane.delta, id: block.id, delta: text });
       return;
     }
-    // A whole message after deltas says what the deltas said: only what they missed goes out.
+    const { open } = lane;
     if (open) {
+      // A whole message after deltas says what the deltas said: only what they missed goes out.
       if (text.startsWith(open.text)) {
         const rest = text.slice(open.text.length);
-        if (rest) this.emit({ type: `${kind}-delta`, id: open.id, delta: rest });
-        this.close(kind);
-        this.forgetClosed(kind);
+        if (rest) this.sink.enqueue({ type: lane.delta, id: open.id, delta: rest });
+        this.close(lane, false);
         return;
       }
-      this.close(kind);
-    } else if (text === (kind === 'text' ? this.closedText : this.closedReasoning)) {
-      this.forgetClosed(kind);
+      this.close(lane, false);
+    } else if (lane.closedEarly !== undefined && text === lane.closedEarly) {
+      lane.closedEarly = undefined;
       return;
     }
-    this.wholeBlock(kind, text);
+    this.wholeBlock(lane, text);
   }
 
-  private wholeBlock(kind: 'text' | 'reasoning', text: string): void {
-    const block = this.open(kind);
-    if (text) this.emit({ type: `${kind}-delta`, id: block.id, delta: text });
-    this.close(kind);
-    this.forgetClosed(kind);
+  private wholeBlock(lane: Lane, text: string): void {
+    const id = lane.prefix + ++this.blocks;
+    this.sink.enqueue({ type: lane.start, id });
+    if (text) this.sink.enqueue({ type: lane.delta, id, delta: text });
+    this.sink.enqueue({ type: lane.end, id });
+    lane.closedEarly = undefined;
   }
 
-  private open(kind: 'text' | 'reasoning'): Block {
-    const block = { id: `${kind}-${++this.blocks}`, text: '' };
-    if (kind === 'text') this.text = block;
-    else this.reasoning = block;
-    this.emit({ type: `${kind}-start`, id: block.id });
+  private open(lane: Lane): Block {
+    const block = { id: lane.prefix + ++this.blocks, text: '' };
+    lane.open = block;
+    this.sink.enqueue({ type: lane.start, id: block.id });
     return block;
   }
 
-  private close(kind: 'text' | 'reasoning'): void {
-    const block = kind === 'text' ? this.text : this.reasoning;
+  /** `early`: a tool call closes it, and the whole message that may follow repeats its text. */
+  private close(lane: Lane, early: boolean): void {
+    const block = lane.open;
     if (!block) return;
-    this.emit({ type: `${kind}-end`, id: block.id });
-    if (kind === 'text') [this.text, this.closedText] = [undefined, block.text];
-    else [this.reasoning, this.closedReasoning] = [undefined, block.text];
-  }
-
-  private forgetClosed(kind: 'text' | 'reasoning'): void {
-    if (kind === 'text') this.closedText = undefined;
-    else this.closedReasoning = undefined;
+    this.sink.enqueue({ type: lane.end, id: block.id });
+    lane.open = undefined;
+    lane.closedEarly = early ? block.text : undefined;
   }
 
   private closeBlocks(): void {
-    this.close('reasoning');
-    this.close('text');
+    this.close(this.reasoning, true);
+    this.close(this.text, true);
   }
+}
+
+function toolMetadata(event: { tool?: unknown; parentToolUseId?: string; extra?: Readonly<Record<string, unknown>> }): { providerMetadata?: SharedV4ProviderMetadata } {
+  if (!event.tool && !event.parentToolUseId && typeof event.extra?.cliToolName !== 'string') return {};
+  const facts: JSONObject = {};
+  if (event.tool) facts.tool = jsonOf(event.tool);
+  if (event.parentToolUseId) facts.parentToolUseId = event.parentToolUseId;
+  if (typeof event.extra?.cliToolName === 'string') facts.cliToolName = event.extra.cliToolName;
+  return { providerMetadata: { coderline: facts } };
 }

@@ -17,7 +17,7 @@ const text = (value: string, delta: boolean, extra: Partial<Event> = {}): Event 
 
 function partsOf(events: Event[], options: Partial<ConstructorParameters<typeof PartWriter>[1]> = {}, answer?: string): LanguageModelV4StreamPart[] {
   const parts: LanguageModelV4StreamPart[] = [];
-  const writer = new PartWriter((part) => parts.push(part), { declaredTools: new Set(), jsonAnswer: false, raw: false, ...options });
+  const writer = new PartWriter({ enqueue: (part) => parts.push(part) }, { declaredTools: new Set(), jsonAnswer: false, raw: false, ...options });
   for (const event of events) writer.event(event);
   writer.end(answer);
   return parts;
