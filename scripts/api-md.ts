@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { supportedJsonSchema } from '../src/schema/json-schema.js';
 import type * as v from 'valibot';
-import { describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
+import { cliOnlyStartFields, describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
 
 function typeOf(node: OptionSchemaNode): string {
   switch (node.type) {
@@ -150,7 +150,7 @@ Every error is a \`CoderError\` with a \`code\` and, where it concerns one CLI, 
 | \`StallError\` | \`stalled\` | \`stallTimeoutMs\` |
 | \`OutputValidationError\` | \`invalid_output\` | \`received\`, \`issues\` |
 | \`LiveSessionClosedError\` | \`exit\` | — (the message says how the process ended) |
-| \`CoderError\` | \`aborted\`, \`auth\`, \`rate_limit\`, \`server\`, \`context_too_large\`, \`max_turns\`, \`budget\`, \`protocol\` | — |
+| \`CoderError\` | \`session_not_found\` (a resume, fork or live open of an id the CLI does not have), \`aborted\`, \`auth\`, \`rate_limit\`, \`server\`, \`context_too_large\`, \`max_turns\`, \`budget\`, \`protocol\` | — |
 `;
 
 const structuredOutput = `## Structured output (\`outputSchema\`)
@@ -192,12 +192,20 @@ A subpath for the [AI SDK](https://ai-sdk.dev) (\`ai\` 7, the \`LanguageModelV4\
 - Tools: the specification hands a model a tool's definition, never its \`execute\`, so the tools the agent calls are given to \`coderline()\` (\`AiSdkTool\`: \`tool({ description, inputSchema, execute })\` with a Standard Schema, \`jsonSchema()\` or \`zodSchema()\` input): each is served over the tools bridge and \`execute\` runs in your process (\`messages\` is empty, \`toolCallId\` its own). A tool given to the call as well makes its calls typed ones; a call's tool that \`coderline()\` was not given is a \`FeatureNotSupportedError\` before anything starts. \`canUseTool\` is asked about each call with the tool's name.
 `;
 
+/** Which options are one CLI's: the types leave them out for the other CLIs. */
+function cliOnlyNote(): string {
+  const lists = Object.entries(cliOnlyStartFields).map(([cli, table]) => `${cli}: ${Object.keys(table).map((key) => `\`${key}\``).join(', ')}`);
+  return `Options only one CLI has are typed for that CLI alone (\`StartOptsFor<P>\`, \`OneShotOptsFor<P>\`): \`createCoder('claude', { codexSandbox: 'read-only' })\` is a compile error on the key. Options typed for several CLIs (a \`SharedStartOpts\` spread in) still fit; at run time an option the CLI lacks is a \`FeatureNotSupportedError\` before anything starts. ${lists.join('; ')}.`;
+}
+
 export function renderApiMd(): string {
   const { sharedStartOptsSchema, runOptsSchema } = optionSchemas();
   return [
     intro,
     structuredOutput,
     '## Start options (`createCoder`, `coder.start`, `start`, `run`)',
+    '',
+    cliOnlyNote(),
     '',
     optionTable(sharedStartOptsSchema),
     '',

@@ -129,7 +129,7 @@ const coreFields = fields({
 });
 
 /** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
-const adapterStartFields = fields({
+const sharedAdapterStartFields = fields({
   model: () => optional(nonEmpty(), 'Model id passed to the CLI'),
   reasoningEffort: () => optional(picklist(reasoningEfforts), 'How hard the model thinks'),
   workingDirectory: () => optional(nonEmpty(), 'The agent works here (default: process.cwd())'),
@@ -144,45 +144,58 @@ const adapterStartFields = fields({
   mcpServers: () => optional(mcpServers(), 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP). The host connects to them and the custom-tools bridge serves their tools to the CLI: each call passes permissionPolicy, then canUseTool when set; env and header values never reach the CLI'),
   strictMcpConfig: () => optional(boolean(), "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
   canUseTool: () => optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
-  // Claude
-  permissionMode: () => optional(picklist(claudePermissionModes), 'Claude --permission-mode'),
-  settingSources: () => optional(v.array(picklist(['user', 'project', 'local']), m), 'Claude --setting-sources'),
   isolation: () => optional(picklist(['none', 'strict']), 'strict: a private config dir per coder and no user MCP servers'),
-  agents: () => optional(record(claudeAgent()), 'Claude --agents'),
-  maxBudgetUsd: () => optional(positive(), 'Claude --max-budget-usd'),
-  fallbackModel: () => optional(nonEmpty(), 'Claude --fallback-model: used when the model is overloaded'),
-  claudeBare: () => optional(boolean(), 'Claude --bare'),
-  claudeNoSessionPersistence: () => optional(boolean(), 'Claude --no-session-persistence (the session cannot be resumed)'),
-  // Codex
-  codexReasoningEffort: () => optional(picklist(reasoningEfforts), 'Legacy alias of reasoningEffort for Codex'),
-  codexSandbox: () => optional(picklist(['read-only', 'workspace-write', 'danger-full-access']), 'Codex --sandbox'),
-  codexNetworkAccess: () => optional(boolean(), 'Codex sandbox_workspace_write.network_access'),
-  codexDisablePlugins: () => optional(boolean(), 'Codex --disable plugins'),
-  codexSearch: () => optional(picklist(['disabled', 'cached', 'live']), 'Codex web_search mode'),
-  codexEphemeral: () => optional(boolean(), 'Codex --ephemeral'),
-  codexIgnoreUserConfig: () => optional(boolean(), 'Codex --ignore-user-config'),
-  codexIgnoreRules: () => optional(boolean(), 'Codex --ignore-rules'),
-  codexDangerouslyBypassApprovalsAndSandbox: () => optional(boolean(), 'Codex --dangerously-bypass-approvals-and-sandbox'),
-  codexConfig: () => optional(record(v.custom<TomlValue>(isTomlValue, 'codexConfig values must be strings, finite numbers, booleans, arrays or tables of them')), 'Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
-  codexImages: () => optional(stringList(), 'Legacy alias of images for Codex (--image=FILE, one per image)'),
-  // Copilot
-  copilotMode: () => optional(picklist(['interactive', 'plan', 'autopilot']), 'Copilot --mode'),
-  copilotAgent: () => optional(string(), 'Copilot --agent'),
-  copilotAllowUrls: () => optional(stringList(), 'Copilot --allow-url'),
-  copilotDenyUrls: () => optional(stringList(), 'Copilot --deny-url'),
-  copilotAvailableTools: () => optional(stringList(), 'Copilot --available-tools'),
-  copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
-  copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
-  // Pi
-  piProvider: () => optional(string(), 'Pi --provider'),
-  piModels: () => optional(stringList(), 'Pi --models'),
-  piNoSession: () => optional(boolean(), 'Pi --no-session'),
-  piSessionDir: () => optional(string(), 'Pi --session-dir'),
-  piNoContextFiles: () => optional(boolean(), 'Pi --no-context-files'),
-  piNoExtensions: () => optional(boolean(), 'Pi --no-extensions'),
-  piNoSkills: () => optional(boolean(), 'Pi --no-skills'),
-  piNoPromptTemplates: () => optional(boolean(), 'Pi --no-prompt-templates'),
 });
+
+/**
+ * Options only one CLI has, by CLI: the type of `run`, `start` and `createCoder` for a built-in CLI leaves
+ * out the other CLIs' tables, so `createCoder('claude', { codexSandbox })` is a compile error on the key.
+ */
+export const cliOnlyStartFields = {
+  claude: fields({
+    permissionMode: () => optional(picklist(claudePermissionModes), 'Claude --permission-mode'),
+    settingSources: () => optional(v.array(picklist(['user', 'project', 'local']), m), 'Claude --setting-sources'),
+    agents: () => optional(record(claudeAgent()), 'Claude --agents'),
+    maxBudgetUsd: () => optional(positive(), 'Claude --max-budget-usd'),
+    fallbackModel: () => optional(nonEmpty(), 'Claude --fallback-model: used when the model is overloaded'),
+    claudeBare: () => optional(boolean(), 'Claude --bare'),
+    claudeNoSessionPersistence: () => optional(boolean(), 'Claude --no-session-persistence (the session cannot be resumed)'),
+  }),
+  codex: fields({
+    codexReasoningEffort: () => optional(picklist(reasoningEfforts), 'Legacy alias of reasoningEffort for Codex'),
+    codexSandbox: () => optional(picklist(['read-only', 'workspace-write', 'danger-full-access']), 'Codex --sandbox'),
+    codexNetworkAccess: () => optional(boolean(), 'Codex sandbox_workspace_write.network_access'),
+    codexDisablePlugins: () => optional(boolean(), 'Codex --disable plugins'),
+    codexSearch: () => optional(picklist(['disabled', 'cached', 'live']), 'Codex web_search mode'),
+    codexEphemeral: () => optional(boolean(), 'Codex --ephemeral'),
+    codexIgnoreUserConfig: () => optional(boolean(), 'Codex --ignore-user-config'),
+    codexIgnoreRules: () => optional(boolean(), 'Codex --ignore-rules'),
+    codexDangerouslyBypassApprovalsAndSandbox: () => optional(boolean(), 'Codex --dangerously-bypass-approvals-and-sandbox'),
+    codexConfig: () => optional(record(v.custom<TomlValue>(isTomlValue, 'codexConfig values must be strings, finite numbers, booleans, arrays or tables of them')), 'Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
+    codexImages: () => optional(stringList(), 'Legacy alias of images for Codex (--image=FILE, one per image)'),
+  }),
+  copilot: fields({
+    copilotMode: () => optional(picklist(['interactive', 'plan', 'autopilot']), 'Copilot --mode'),
+    copilotAgent: () => optional(string(), 'Copilot --agent'),
+    copilotAllowUrls: () => optional(stringList(), 'Copilot --allow-url'),
+    copilotDenyUrls: () => optional(stringList(), 'Copilot --deny-url'),
+    copilotAvailableTools: () => optional(stringList(), 'Copilot --available-tools'),
+    copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
+    copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
+  }),
+  pi: fields({
+    piProvider: () => optional(string(), 'Pi --provider'),
+    piModels: () => optional(stringList(), 'Pi --models'),
+    piNoSession: () => optional(boolean(), 'Pi --no-session'),
+    piSessionDir: () => optional(string(), 'Pi --session-dir'),
+    piNoContextFiles: () => optional(boolean(), 'Pi --no-context-files'),
+    piNoExtensions: () => optional(boolean(), 'Pi --no-extensions'),
+    piNoSkills: () => optional(boolean(), 'Pi --no-skills'),
+    piNoPromptTemplates: () => optional(boolean(), 'Pi --no-prompt-templates'),
+  }),
+};
+
+const adapterStartFields = { ...sharedAdapterStartFields, ...cliOnlyStartFields.claude, ...cliOnlyStartFields.codex, ...cliOnlyStartFields.copilot, ...cliOnlyStartFields.pi };
 
 /** Per-run options that depend on the CLI. */
 const adapterRunFields = fields({
@@ -278,6 +291,17 @@ export type RunOpts = v.InferInput<Schemas['runOptsSchema']>;
 export type OneShotOpts = v.InferInput<Schemas['oneShotOptsSchema']>;
 /** Everything one run is given: the coder's and session's defaults merged with the run's own options. */
 export type ResolvedOpts = OneShotOpts;
+
+type CliOnlyTables = typeof cliOnlyStartFields;
+/**
+ * The keys only other CLIs have: none for a CLI without a table of its own (an adapter of the caller's); for
+ * a union of names, the keys none of them has.
+ */
+type OtherClisKeys<P extends string> = [P] extends [keyof CliOnlyTables] ? { [Q in keyof CliOnlyTables]: Q extends P ? never : keyof CliOnlyTables[Q] }[keyof CliOnlyTables] : never;
+/** A coder's or session's options for one CLI: the shared ones and that CLI's own. */
+export type StartOptsFor<P extends string> = Omit<SharedStartOpts, OtherClisKeys<P>>;
+/** A one-shot run's options for one CLI. */
+export type OneShotOptsFor<P extends string> = Omit<OneShotOpts, OtherClisKeys<P>>;
 
 /**
  * The names a capability table is keyed by: every adapter-dependent option, with the permission

@@ -2,7 +2,7 @@
 // calls): each doGenerate / doStream call is one turn of a coderline session, on one coder per model
 // (so a session it started can be resumed by id in a later call).
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4StreamResult, SharedV4ProviderOptions, SharedV4Warning } from '@ai-sdk/provider';
-import { createCoder, InvalidOptionsError, type AdapterSpec, type Coder, type ProviderName, type RunOpts, type RunStream, type SharedStartOpts } from '../index.js';
+import { createCoder, InvalidOptionsError, type AdapterSpec, type Coder, type ProviderName, type RunOpts, type RunStream, type SharedStartOpts, type StartOptsFor } from '../index.js';
 import { writeAttachments, type Attachments } from './attachments.js';
 import { planCall } from './call-options.js';
 import { endingOf, jsonAnswerOf, metadataOf, usageOf } from './finish.js';
@@ -11,8 +11,8 @@ import { renderPrompt } from './prompt.js';
 import { PartWriter } from './stream-parts.js';
 import { bridgedTools, checkCallTools, type AiSdkTool } from './tools.js';
 
-/** coderline's start options, with AI SDK tools for the agent to call, and the run limits every call shares. */
-export type CoderlineModelSettings = Omit<SharedStartOpts, 'tools'> &
+/** coderline's start options for CLI `P`, with AI SDK tools for the agent to call, and the run limits every call shares. */
+export type CoderlineModelSettings<P extends string = string> = Omit<StartOptsFor<P>, 'tools'> &
   Pick<RunOpts, 'maxTurns' | 'strictSchema'> & {
     /** AI SDK tools (`tool({ description, inputSchema, execute })`) the agent calls over the tools bridge; they run in this process. */
     tools?: Readonly<Record<string, AiSdkTool>>;

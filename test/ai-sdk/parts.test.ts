@@ -151,6 +151,11 @@ describe('calls refused before anything starts', () => {
   const model = coderline('claude', { executablePath: '/nonexistent/claude' });
   const user: LanguageModelV4CallOptions['prompt'] = [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }];
 
+  it("another CLI's option is a compile error on the key, and refused when the model is made", () => {
+    // @ts-expect-error codexSandbox is codex's own option
+    expect(() => coderline('claude', { codexSandbox: 'read-only' })).toThrow(FeatureNotSupportedError);
+  });
+
   it('an unknown providerOptions.coderline key, or a session id that could be a flag', async () => {
     await expect(model.doGenerate({ prompt: user, providerOptions: { coderline: { sessionid: 'x' } } })).rejects.toThrow(/providerOptions.coderline.sessionid is not an option/);
     await expect(model.doGenerate({ prompt: user, providerOptions: { coderline: { sessionId: '--dangerously-skip-permissions' } } })).rejects.toThrow(InvalidOptionsError);

@@ -9,6 +9,7 @@ import { eventsOfRecords, firstRecord, modifiedAt, readJsonLines, summarize, tit
 import type { TranslatedEvent, Usage } from '../../events.js';
 import { codexHomeFor, rolloutsIn } from './threads.js';
 import { usageFrom } from './translate.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 async function rolloutOf(ctx: StoreContext, threadId: string): Promise<string | undefined> {
   const rollouts = await rolloutsIn(codexHomeFor(ctx.opts));
@@ -56,7 +57,7 @@ function recordEvents(record: unknown): TranslatedEvent[] | undefined {
     return [{ type: 'tool_use', id: callId, name: stringOf(payload.name) ?? 'unknown', input: parsedArguments(payload.arguments ?? payload.input), raw: record }];
   }
   if (payload.type === 'function_call_output' || payload.type === 'custom_tool_call_output') {
-    return [{ type: 'tool_result', id: callId, output: payload.output, isError: false, raw: record }];
+    return [{ type: 'tool_result', id: callId, output: parsedJson(payload.output), isError: false, raw: record }];
   }
   return undefined;
 }
