@@ -60,6 +60,8 @@ function buildPrograms(entry: Record<string, string>, out: string) {
     format: ['esm'],
     outDir: out,
     outExtension: () => ({ js: '.mjs' }),
+    // The AI SDK loads as installed (its bundle requires Node built-ins an ES module bundle cannot).
+    external: ['ai'],
     target: 'node20',
     splitting: false,
     silent: true,

@@ -6,7 +6,7 @@
 // partial messages (`streamPartialMessages` / `includePartialMessages`). BENCH_SECRETS=N: `run()` is given
 // N secret values (token-like: `sk-` and 40 base64url characters, in extraEnv), so every line is scanned
 // for them (src/core/secrets/redact.ts).
-//   node consume.mjs <floor|splitter|coderline|coderline-run|coderline-unread|ai-sdk|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
+//   node consume.mjs <floor|splitter|coderline|coderline-run|coderline-unread|ai-sdk|ai-sdk-streamtext|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -129,6 +129,22 @@ function aiSdkStream(kind: StreamKind, modulePath: string): Consume {
   };
 }
 
+/** The AI SDK's `streamText()` over coderline/ai-sdk's model: its full stream, as an app reads it. */
+function aiSdkStreamText(kind: StreamKind, modulePath: string): Consume {
+  return async (fake, onItem) => {
+    const [{ coderline }, { streamText }] = await Promise.all([loadAiSdk(modulePath), import('ai')]);
+    const model = coderline(kind, { executablePath: fake, workingDirectory: tmpdir() });
+    try {
+      for await (const part of streamText({ model, prompt: 'bench prompt' }).fullStream) {
+        if (part.type === 'error') throw part.error;
+        onItem();
+      }
+    } finally {
+      await model.close();
+    }
+  };
+}
+
 // The vendor SDKs live in bench/node_modules only (installed by the runner), so the type checker of
 // a fresh clone never sees them: they are loaded by a computed name, typed as far as we use them.
 interface ClaudeSdk {
@@ -165,6 +181,7 @@ const modulesOf = (name: ConsumerName, coderlinePath: string): Array<() => Promi
   'coderline-run': [() => loadCoderline(coderlinePath)],
   'coderline-unread': [() => loadCoderline(coderlinePath)],
   'ai-sdk': [() => loadAiSdk(coderlinePath)],
+  'ai-sdk-streamtext': [() => loadAiSdk(coderlinePath), () => import('ai')],
   'claude-sdk': [() => vendor('@anthropic-ai/claude-agent-sdk')],
   'codex-sdk': [() => vendor('@openai/codex-sdk')],
 })[name];
@@ -205,6 +222,7 @@ async function main(): Promise<void> {
     'coderline-run': coderlineRun(kind, coderlinePath),
     'coderline-unread': coderlineUnread(kind, coderlinePath),
     'ai-sdk': aiSdkStream(kind, coderlinePath),
+    'ai-sdk-streamtext': aiSdkStreamText(kind, coderlinePath),
     'claude-sdk': claudeSdk,
     'codex-sdk': codexSdk,
   };

@@ -14,7 +14,7 @@
 //   retention   heap a translator holds as a 1M-line run goes on (flat = nothing kept per record)
 //   splitter    the line splitter vs. ndjson and readline (bench/line-splitter.ts)
 //   queue       coderline/queue on a local redis-server vs. pool.run(): latency, jobs/s, Redis memory (bench/queue.ts)
-//   ai-sdk      coderline/ai-sdk's doStream() over stream() on the 200k-line Claude and Codex streams
+//   ai-sdk      coderline/ai-sdk's doStream() over stream() on the 200k-line Claude and Codex streams, and the AI SDK's streamText() on top
 // BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds. BENCH_BASELINE=<git rev>
 // adds coderline as of that commit to the throughput, memory, cold and import sections: before/after side by side.
 import { execFileSync } from 'node:child_process';
@@ -351,6 +351,14 @@ function aiSdk(): void {
       r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.cpuMs), formatSpread(r.cpuRatio, 2), String(r.items), formatSpread(r.peakRssMb),
     ])));
   }
+  // What an app pays on top: the AI SDK's own pipeline over the model (over a minute a run: one round).
+  const [stream, streamTextRun] = race('codex', { BENCH_LINES: String(THROUGHPUT_LINES) }, [
+    { label: 'coderline `stream()`', consumer: 'coderline' },
+    { label: '`ai` `streamText()` over coderline/ai-sdk, its `fullStream`', consumer: 'ai-sdk-streamtext' },
+  ], 1);
+  raw['ai-sdk-streamtext'] = [stream, streamTextRun];
+  say();
+  say(`\`streamText()\` on the codex stream, one round: ${streamTextRun!.ms.median.toFixed(0)} ms wall, ${streamTextRun!.cpuMs.median.toFixed(0)} ms CPU (${streamTextRun!.cpuRatio.median.toFixed(1)}× \`stream()\`'s ${stream!.cpuMs.median.toFixed(0)}), peak RSS ${streamTextRun!.peakRssMb.median.toFixed(0)} MB.`);
 }
 
 const steps: Record<Section, () => void> = { throughput, memory, partial: partialMessages, cold: coldFirstRun, import: importCost, latency, live, pool, translate, retention, splitter, queue, 'ai-sdk': aiSdk };
