@@ -7,7 +7,7 @@ import { writeAttachments, type Attachments } from './attachments.js';
 import { planCall } from './call-options.js';
 import { endingOf, jsonAnswerOf, metadataOf, usageOf } from './finish.js';
 import { collectParts } from './generate.js';
-import { renderPrompt } from './prompt.js';
+import { placeSystem, renderPrompt } from './prompt.js';
 import { PartWriter } from './stream-parts.js';
 import { bridgedTools, checkCallTools, type AiSdkTool } from './tools.js';
 
@@ -78,18 +78,13 @@ export class CoderlineLanguageModel<P extends string = string> implements Langua
     checkCallTools(adapter.name, options.tools, this.toolNames);
     const { sessionId } = callOptionsOf(options.providerOptions);
     const rendered = renderPrompt(options.prompt, sessionId !== undefined);
-    const warnings: SharedV4Warning[] = [...plan.warnings, ...rendered.warnings];
-    let text = rendered.text;
-    const start: SharedStartOpts = plan.reasoningEffort ? { reasoningEffort: plan.reasoningEffort } : {};
-    if (rendered.system !== undefined) {
-      if (adapter.capabilities.appendSystemPrompt) {
-        start.appendSystemPrompt = [this.coder.options.appendSystemPrompt, rendered.system].filter((part) => part !== undefined).join('\n\n');
-      } else {
-        text = `<system>\n${rendered.system}\n</system>\n\n${text}`;
-        warnings.push({ type: 'compatibility', feature: 'system messages', details: `${adapter.name} takes no system prompt from its caller: the system messages open the prompt` });
-      }
-    }
-    if (plan.jsonWithoutSchema) text += '\n\nAnswer with one JSON value and nothing else.';
+    const placed = placeSystem(adapter, rendered, this.coder.options.appendSystemPrompt);
+    const warnings: SharedV4Warning[] = [...plan.warnings, ...rendered.warnings, ...placed.warnings];
+    const text = plan.jsonWithoutSchema ? `${placed.text}\n\nAnswer with one JSON value and nothing else.` : placed.text;
+    const start: SharedStartOpts = {
+      ...(plan.reasoningEffort ? { reasoningEffort: plan.reasoningEffort } : {}),
+      ...(placed.appendSystemPrompt !== undefined ? { appendSystemPrompt: placed.appendSystemPrompt } : {}),
+    };
     const session = sessionId === undefined ? this.coder.start(start) : this.coder.resume(sessionId, start);
 
     const attachments = await writeAttachments(adapter.name, rendered.files);

@@ -2,7 +2,7 @@
 // rendered as a transcript before the last user message; a resumed session already holds the history
 // in the CLI's store, so only what follows the last assistant message is sent (nothing twice).
 import type { LanguageModelV4FilePart, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput, SharedV4Warning } from '@ai-sdk/provider';
-import { InvalidOptionsError } from '../index.js';
+import { InvalidOptionsError, type AdapterSpec } from '../index.js';
 
 type Message = LanguageModelV4Prompt[number];
 type Content = Exclude<Message, { role: 'system' }>['content'][number];
@@ -95,4 +95,19 @@ export function renderPrompt(prompt: LanguageModelV4Prompt, resume: boolean): Re
     });
   }
   return { text, system: systems.length ? systems.join('\n\n') : undefined, files: turn.files, warnings };
+}
+
+/**
+ * Where the system messages go: appended to the CLI's system prompt (after the model's own
+ * `appendSystemPrompt` setting) where it takes one, else at the head of the prompt, with a warning.
+ */
+export function placeSystem(adapter: AdapterSpec<string>, rendered: RenderedPrompt, configured: string | undefined): { text: string; appendSystemPrompt?: string; warnings: SharedV4Warning[] } {
+  if (rendered.system === undefined) return { text: rendered.text, warnings: [] };
+  if (adapter.capabilities.appendSystemPrompt) {
+    return { text: rendered.text, appendSystemPrompt: configured === undefined ? rendered.system : `${configured}\n\n${rendered.system}`, warnings: [] };
+  }
+  return {
+    text: `<system>\n${rendered.system}\n</system>\n\n${rendered.text}`,
+    warnings: [{ type: 'compatibility', feature: 'system messages', details: `${adapter.name} takes no system prompt from its caller: the system messages open the prompt` }],
+  };
 }

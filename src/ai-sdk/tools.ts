@@ -60,7 +60,7 @@ function inputOf(name: string, given: unknown): { input: StandardSchemaV1; input
 
 /** The last value of a streaming `execute` (an async iterable of previews), else the value itself. */
 async function finalValue(value: unknown): Promise<unknown> {
-  if (typeof value !== 'object' || value === null || !(Symbol.asyncIterator in value) || typeof value === 'string') return value;
+  if (typeof value !== 'object' || value === null || !(Symbol.asyncIterator in value)) return value;
   let last: unknown;
   for await (const item of value as AsyncIterable<unknown>) last = item;
   return last;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { coderline } from '../../src/ai-sdk/index.js';
 import { planCall } from '../../src/ai-sdk/call-options.js';
 import { endingOf } from '../../src/ai-sdk/finish.js';
-import { renderPrompt } from '../../src/ai-sdk/prompt.js';
+import { placeSystem, renderPrompt } from '../../src/ai-sdk/prompt.js';
 import { PartWriter } from '../../src/ai-sdk/stream-parts.js';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
@@ -105,6 +105,15 @@ describe('the prompt as one turn', () => {
     const rendered = renderPrompt(conversation, true);
     expect(rendered.text).toBe('What is it?');
     expect(rendered.warnings).toEqual([]);
+  });
+
+  it("system messages follow the model's appendSystemPrompt where the CLI takes one, else open the prompt with a warning", () => {
+    const rendered = renderPrompt(conversation, true);
+    expect(placeSystem(claudeAdapter, rendered, 'House rules.')).toEqual({ text: 'What is it?', appendSystemPrompt: 'House rules.\n\nBe brief.', warnings: [] });
+    expect(placeSystem(copilotAdapter, rendered, undefined)).toEqual({
+      text: '<system>\nBe brief.\n</system>\n\nWhat is it?',
+      warnings: [expect.objectContaining({ type: 'compatibility', feature: 'system messages' })],
+    });
   });
 
   it('a prompt whose last message is the assistant\'s has no turn to run', () => {
