@@ -1,12 +1,14 @@
 // coderline/ai-sdk without a CLI: events → stream parts, the prompt as one turn, the call options a CLI
 // ignores, how a run's result finishes, and the calls refused before anything starts.
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { coderline } from '../../src/ai-sdk/index.js';
 import { planCall } from '../../src/ai-sdk/call-options.js';
 import { endingOf } from '../../src/ai-sdk/finish.js';
 import { placeSystem, renderPrompt } from '../../src/ai-sdk/prompt.js';
 import { PartWriter } from '../../src/ai-sdk/stream-parts.js';
+import { bridgedTools } from '../../src/ai-sdk/tools.js';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError, OutputValidationError, type CoderStreamEvent, type RunResult } from '../../src/index.js';
@@ -152,6 +154,25 @@ describe('how a run finishes', () => {
     const controller = new AbortController();
     controller.abort();
     expect(endingOf(result('cancelled', new CoderError('aborted', 'x')), controller.signal)).toEqual({ kind: 'failed', error: controller.signal.reason });
+  });
+});
+
+describe('AI SDK tools as coderline tools', () => {
+  it("a jsonSchema() input keeps its JSON Schema and its validator; a streaming execute answers with its last value", async () => {
+    const previews = tool({
+      description: 'Counts up',
+      inputSchema: jsonSchema<{ to: number }>(
+        { type: 'object', properties: { to: { type: 'number' } }, required: ['to'] },
+        { validate: (value) => (typeof (value as { to?: unknown }).to === 'number' ? { success: true, value: value as { to: number } } : { success: false, error: new Error('to must be a number') }) },
+      ),
+      async *execute({ to }) {
+        for (let n = 1; n <= to; n += 1) yield { counted: n };
+      },
+    });
+    const [bridged] = bridgedTools({ previews });
+    expect(bridged).toMatchObject({ name: 'previews', description: 'Counts up', inputJsonSchema: { type: 'object', required: ['to'] } });
+    expect(await bridged!.input['~standard'].validate({ to: 'x' })).toEqual({ issues: [{ message: 'to must be a number' }] });
+    expect(await bridged!.handler({ to: 3 }, { signal: new AbortController().signal })).toEqual({ json: { counted: 3 } });
   });
 });
 
