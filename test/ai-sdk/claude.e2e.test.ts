@@ -124,7 +124,7 @@ describe('coderline/ai-sdk with claude (real binary, real ai package)', () => {
     expect(model.requests.length).toBe(before);
   });
 
-  it('abort mid-stream: the stream stops, the CLI and everything it started are gone', async () => {
+  it('abort mid-stream: the stream stops, the CLI and everything it started are gone; an aborted generateText rejects with the reason', async () => {
     const { opts } = await fakeFor('claude', [{ text: 'one two three four five six seven eight nine ten eleven twelve', delayMs: 400 }]);
     const controller = new AbortController();
     const result = streamText({ model: coderline('claude', opts), prompt: 'Count slowly', abortSignal: controller.signal });
@@ -140,6 +140,22 @@ describe('coderline/ai-sdk with claude (real binary, real ai package)', () => {
     expect(running).toBeGreaterThan(0);
     expect(seen).toContain('abort');
     expect(seen).not.toContain('finish');
+    await waitFor(() => pidsWorkingIn(opts.workingDirectory).length === 0);
+
+    // generateText: the same abort rejects the call with the signal's reason.
+    const again = new AbortController();
+    let runningThen = 0;
+    const model = coderline('claude', {
+      ...opts,
+      onEvent: (event) => {
+        if (event.type !== 'init' || again.signal.aborted) return;
+        runningThen = pidsWorkingIn(opts.workingDirectory).length;
+        again.abort();
+      },
+    });
+    const rejected = await generateText({ model, prompt: 'Count slowly', abortSignal: again.signal }).catch((caught: unknown) => caught);
+    expect(runningThen).toBeGreaterThan(0);
+    expect(rejected).toMatchObject({ name: 'AbortError' });
     await waitFor(() => pidsWorkingIn(opts.workingDirectory).length === 0);
   });
 
