@@ -217,7 +217,8 @@ export interface SubagentEvent<P extends string = ProviderName> extends EventBas
   /** On `completed`: how it ended. */
   status?: 'success' | 'error' | 'cancelled';
   message?: string;
-  usage?: Partial<Usage>;
+  /** What the CLI counts of the subagent's work; `totalTokens` where it gives only a sum (Claude). */
+  usage?: Partial<Usage> & { totalTokens?: number };
 }
 
 /** The CLI compacted (summarized) the conversation to fit its context window. */

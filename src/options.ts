@@ -7,7 +7,8 @@ import { objectMessage, oneOfMessage, optionIssueMessage } from './schema/option
 import { jsonSchemaProblems } from './schema/json-schema.js';
 import { isStandardSchema, type StandardSchemaV1 } from './schema/standard-schema.js';
 import type { CanUseTool } from './permission.js';
-import type { CoderStreamEvent } from './events.js';
+import type { OnUserInput } from './user-input.js';
+import type { CoderStreamEvent, ToolKind } from './events.js';
 import { isTool, type Tool } from './tool.js';
 import { toolBridgeServerName } from './schema/tool-names.js';
 import { isSessionId, sessionIdRule } from './schema/ids.js';
@@ -76,10 +77,17 @@ const outputSchema = () => v.pipe(
   }),
 );
 
+/**
+ * The tool kinds `permissionPolicy.denyKinds` takes: those whose tools an adapter's catalog names.
+ * Not `mcp` (the user's own MCP config is not all fronted) nor `other` (the unknown tools).
+ */
+export const deniableToolKinds = ['shell', 'read', 'write', 'edit', 'search', 'list', 'fetch', 'web_search', 'task', 'plan', 'ask'] as const satisfies readonly ToolKind[];
+
 const permissionPolicy = () => strictObject({
   mode: optional(picklist(['default', 'plan', 'bypass']), 'plan: read-only; bypass: no permission checks at all'),
   allow: optional(stringList(), 'Tools the agent may use without asking'),
   deny: optional(stringList(), 'Tools the agent must not use'),
+  denyKinds: optional(v.array(picklist(deniableToolKinds), m), 'Tool kinds (tool.kind) the agent must not use: every tool of those kinds the CLI has is denied with its own flags (adapters.md, Tool kinds)'),
 });
 
 /** External MCP servers by name: a program on stdio, or a streamable HTTP endpoint. */
@@ -126,6 +134,7 @@ const coreFields = fields({
   onRawLine: () => optional(fn<(line: string) => void>('onRawLine'), 'Called with every stdout line, before translation'),
   onEvent: () => optional(fn<(event: CoderStreamEvent) => void>('onEvent'), 'Called with every event as it happens'),
   permissionTimeoutMs: () => optional(positiveInt(), 'How long canUseTool may take before the tool use is denied (default 60000)'),
+  userInputTimeoutMs: () => optional(positiveInt(), 'How long onUserInput may take before the agent is told nobody answered (default 300000)'),
 });
 
 /** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
@@ -144,6 +153,7 @@ const sharedAdapterStartFields = fields({
   mcpServers: () => optional(mcpServers(), 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP). The host connects to them and the custom-tools bridge serves their tools to the CLI: each call passes permissionPolicy, then canUseTool when set; env and header values never reach the CLI'),
   strictMcpConfig: () => optional(boolean(), "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
   canUseTool: () => optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
+  onUserInput: () => optional(fn<OnUserInput>('onUserInput'), "Answers what the agent asks the user (the CLI's ask tool, MCP elicitations, a custom tool's ctx.elicit(), pi extension dialogs): { answers } by question id or { decline: true }; throwing or timing out tells the agent nobody answered"),
   isolation: () => optional(picklist(['none', 'strict']), 'strict: a private config dir per coder and no user MCP servers'),
 });
 
@@ -315,6 +325,7 @@ export function featureNames(): readonly string[] {
     'permissionPolicy.mode=bypass',
     'permissionPolicy.allow',
     'permissionPolicy.deny',
+    'permissionPolicy.denyKinds',
     ...Object.keys(adapterRunFields),
   ];
   return features;
@@ -326,6 +337,7 @@ export type FeatureName =
   | 'permissionPolicy.mode=bypass'
   | 'permissionPolicy.allow'
   | 'permissionPolicy.deny'
+  | 'permissionPolicy.denyKinds'
   | keyof typeof adapterRunFields;
 
 /** The features a set of options asks for (options left undefined or false ask for nothing). */
@@ -338,6 +350,7 @@ export function requestedFeatures(opts: ResolvedOpts): FeatureName[] {
       if (policy.mode === 'plan' || policy.mode === 'bypass') used.push(`permissionPolicy.mode=${policy.mode}`);
       if (policy.allow?.length) used.push('permissionPolicy.allow');
       if (policy.deny?.length) used.push('permissionPolicy.deny');
+      if (policy.denyKinds?.length) used.push('permissionPolicy.denyKinds');
     } else if (featureNames().includes(key)) {
       used.push(key as FeatureName);
     }

@@ -8,6 +8,8 @@ import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/con
 import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { cliEnvValue, cliStateDir, eventsOfRecords, filesUnder, firstRecord, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
 import type { TranslatedEvent } from '../../events.js';
+import { toolFactsAnnotator } from '../../core/translate/tool-facts.js';
+import { piToolCatalog } from './tool-facts.js';
 import { parsedJson } from '../../core/translate/tool-output.js';
 
 async function sessionDir(ctx: StoreContext): Promise<string> {
@@ -70,6 +72,8 @@ export const piSessionStore: SessionStoreSpec = {
   },
   async read(ctx, sessionId) {
     const { file } = await piSessionFile(ctx, sessionId);
-    return file ? eventsOfRecords(await readJsonLines(file), recordEvents) : undefined;
+    if (!file) return undefined;
+    const withFacts = toolFactsAnnotator(piToolCatalog);
+    return eventsOfRecords(await readJsonLines(file), (record) => withFacts(recordEvents(record)));
   },
 };
