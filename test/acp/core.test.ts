@@ -4,34 +4,34 @@
 import { describe, expect, it } from 'vitest';
 import { acpAnswerRecord, acpRefusalRecord } from '../../src/core/acp/answer.js';
 import { acpPermissionCodec } from '../../src/core/acp/permission.js';
-import { acpToolFacts } from '../../src/core/acp/tool-facts.js';
+import { acpToolCatalogWith, acpToolFacts } from '../../src/core/acp/tool-facts.js';
 import { createAcpTranslator } from '../../src/core/acp/translate.js';
 import type { TranslatedEvent } from '../../src/events.js';
 
 const update = (body: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: body } });
 const translateAll = (records: unknown[], toolKinds?: Record<string, 'shell' | 'write' | 'other'>): TranslatedEvent[] => {
-  const translator = createAcpTranslator({ agent: 'test-agent', ...(toolKinds ? { toolKinds } : {}) }, { opts: {} });
+  const translator = createAcpTranslator({ agent: 'test-agent', ...(toolKinds ? { toolCatalog: acpToolCatalogWith(toolKinds) } : {}) }, { opts: {} });
   return records.flatMap((record) => translator.translate(record));
 };
 const question = (toolCall: Record<string, unknown>, options: Array<{ optionId: string; kind: string }>) => ({ method: 'session/request_permission', params: { sessionId: 's1', toolCall, options } });
 
 describe('ACP tool facts', () => {
   it('maps every ACP kind, and reads command, paths, query and url from the input', () => {
-    expect(acpToolFacts({ kind: 'execute', rawInput: { command: ['git', 'status'] } }, undefined)).toEqual({ kind: 'shell', name: 'execute', command: 'git status' });
-    expect(acpToolFacts({ kind: 'delete', locations: [{ path: '/w/a.txt' }] }, undefined)).toEqual({ kind: 'write', name: 'delete', paths: ['/w/a.txt'] });
-    expect(acpToolFacts({ kind: 'move', rawInput: { path: '/w/a', file_path: '/w/b' } }, undefined)).toMatchObject({ kind: 'write', paths: ['/w/a', '/w/b'] });
-    expect(acpToolFacts({ kind: 'search', rawInput: { pattern: 'TODO', path: '/w' } }, undefined)).toEqual({ kind: 'search', name: 'search', query: 'TODO', paths: ['/w'] });
-    expect(acpToolFacts({ kind: 'fetch', rawInput: { url: 'https://example.org' } }, undefined)).toEqual({ kind: 'fetch', name: 'fetch', url: 'https://example.org' });
-    expect(acpToolFacts({ kind: 'think' }, undefined).kind).toBe('other');
-    expect(acpToolFacts({ kind: 'switch_mode' }, undefined).kind).toBe('plan');
-    expect(acpToolFacts({ kind: 'brand_new_kind' }, undefined)).toEqual({ kind: 'other', name: 'brand_new_kind' });
-    expect(acpToolFacts({}, undefined)).toEqual({ kind: 'other', name: 'other' });
+    expect(acpToolFacts({ kind: 'execute', rawInput: { command: ['git', 'status'] } })).toEqual({ kind: 'shell', name: 'execute', command: 'git status' });
+    expect(acpToolFacts({ kind: 'delete', locations: [{ path: '/w/a.txt' }] })).toEqual({ kind: 'write', name: 'delete', paths: ['/w/a.txt'] });
+    expect(acpToolFacts({ kind: 'move', rawInput: { path: '/w/a', file_path: '/w/b' } })).toMatchObject({ kind: 'write', paths: ['/w/a', '/w/b'] });
+    expect(acpToolFacts({ kind: 'search', rawInput: { pattern: 'TODO', path: '/w' } })).toEqual({ kind: 'search', name: 'search', query: 'TODO', paths: ['/w'] });
+    expect(acpToolFacts({ kind: 'fetch', rawInput: { url: 'https://example.org' } })).toEqual({ kind: 'fetch', name: 'fetch', url: 'https://example.org' });
+    expect(acpToolFacts({ kind: 'think' }).kind).toBe('other');
+    expect(acpToolFacts({ kind: 'switch_mode' }).kind).toBe('plan');
+    expect(acpToolFacts({ kind: 'brand_new_kind' })).toEqual({ kind: 'other', name: 'brand_new_kind' });
+    expect(acpToolFacts({})).toEqual({ kind: 'other', name: 'other' });
     // A shell call without a command in its input: the title is what the agent says it runs (Gemini).
-    expect(acpToolFacts({ kind: 'execute', title: 'touch x' }, undefined).command).toBe('touch x');
+    expect(acpToolFacts({ kind: 'execute', title: 'touch x' }).command).toBe('touch x');
   });
 
   it("a preset's mapping wins over the protocol's", () => {
-    expect(acpToolFacts({ kind: 'other', rawInput: { command: 'ls' } }, { other: 'shell' })).toEqual({ kind: 'shell', name: 'other', command: 'ls' });
+    expect(acpToolFacts({ kind: 'other', rawInput: { command: 'ls' } }, acpToolCatalogWith({ other: 'shell' }))).toEqual({ kind: 'shell', name: 'other', command: 'ls' });
     const [toolUse] = translateAll([update({ sessionUpdate: 'tool_call', toolCallId: 't', kind: 'edit' })], { edit: 'write' }).filter((event) => event.type === 'tool_use');
     expect(toolUse).toMatchObject({ tool: { kind: 'write', name: 'edit' } });
   });

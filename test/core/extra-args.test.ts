@@ -77,6 +77,7 @@ describe('extraArgs guard', () => {
 
   it('fallbackModel is Claude only: FeatureNotSupportedError elsewhere', async () => {
     for (const cli of ['codex', 'copilot', 'pi'] as const) {
+      // @ts-expect-error: the compiler refuses it too; this checks what a JavaScript caller gets
       await expect(run(cli, 'hi', { executablePath: '/nonexistent/cli', fallbackModel: 'x' })).rejects.toBeInstanceOf(FeatureNotSupportedError);
     }
   });

@@ -10,6 +10,7 @@
 import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
 import type { AcpTranslationSpec } from '../../core/acp/dialect.js';
 import { createAcpTranslator } from '../../core/acp/translate.js';
+import { copilotAcpToolCatalog } from './tool-facts.js';
 
 /**
  * Copilot's notices, written into the message stream as single whole chunks (1.0.102, measured against
@@ -45,6 +46,7 @@ export const copilotAcpTranslation: AcpTranslationSpec = {
     return httpStatus === undefined ? { message } : { message, httpStatus };
   },
   usageIsSessionTotal: true,
+  toolCatalog: copilotAcpToolCatalog,
 };
 
 export const createCopilotAcpTranslator = (ctx: TranslatorContext): Translator => createAcpTranslator(copilotAcpTranslation, ctx);

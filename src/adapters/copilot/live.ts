@@ -61,4 +61,6 @@ export const copilotLive: LiveSpec = acpLiveSpec({
   permissionModes,
   // Copilot switches at once, also inside a running turn.
   permissionModeBetweenTurns: true,
+  // 1.0.102's refusal of session/load for a session this COPILOT_HOME lacks.
+  sessionNotFound: /Resource not found: Session .* not found/i,
 });

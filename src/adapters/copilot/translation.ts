@@ -2,9 +2,16 @@
 // translator, with nothing that starts a process or reads a file, so a recording replays in a browser too.
 import type { LiveTranslation, TranslationSpec } from '../../core/contract/adapter.js';
 import { acpLiveTranslation } from '../../core/acp/translation.js';
+import { withToolFacts } from '../../core/translate/tool-facts.js';
 import { copilotAcpTranslation } from './acp-translate.js';
+import { copilotToolCatalog } from './tool-facts.js';
 import { createCopilotTranslator } from './translate.js';
 
+/** The shared ACP translator, which reads tool facts off Copilot's ACP catalog itself. */
 export const copilotLiveTranslation: LiveTranslation = acpLiveTranslation(copilotAcpTranslation);
 
-export const copilotTranslation: TranslationSpec<'copilot'> = { name: 'copilot', createTranslator: createCopilotTranslator, live: copilotLiveTranslation };
+export const copilotTranslation: TranslationSpec<'copilot'> = {
+  name: 'copilot',
+  createTranslator: (ctx) => withToolFacts(copilotToolCatalog, createCopilotTranslator(ctx)),
+  live: copilotLiveTranslation,
+};

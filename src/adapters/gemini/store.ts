@@ -13,6 +13,7 @@ import type { TranslatedEvent } from '../../events.js';
 import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { storeDirOf } from './home.js';
 import { geminiToolFacts } from './tools.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 const chatFiles = async (ctx: StoreContext) =>
   (await filesUnder(join(await storeDirOf(ctx), 'tmp'), (name) => name.startsWith('session-') && name.endsWith('.jsonl'))).filter((file) => basename(dirname(file)) === 'chats');
@@ -53,7 +54,7 @@ function toolEvents(call: JsonObject, record: unknown): TranslatedEvent[] {
   const tool = geminiToolFacts(name, call.args);
   const status = stringOf(call.status);
   const events: TranslatedEvent[] = [{ type: 'tool_use', id, name, input: call.args, tool, raw: record }];
-  if (status) events.push({ type: 'tool_result', id, name, tool, output: call.resultDisplay ?? call.result, isError: status !== 'success', raw: record });
+  if (status) events.push({ type: 'tool_result', id, name, tool, output: parsedJson(call.resultDisplay ?? call.result), isError: status !== 'success', raw: record });
   return events;
 }
 

@@ -17,6 +17,7 @@ import type { ToolFacts, TranslatedEvent, Usage } from '../../events.js';
 import { asJsonObject, countOf, stringOf, type JsonObject } from '../../schema/json.js';
 import { bridgedToolName, toolBridgeServerName } from '../../schema/tool-names.js';
 import { geminiToolFacts } from './tools.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 /** Tool result error types that mean the call never ran (refused by a rule, or not offered at all). */
 const refusals = new Set(['policy_violation', 'tool_not_registered']);
@@ -105,7 +106,7 @@ export function createGeminiTranslator(ctx: TranslatorContext): Translator {
       type: 'tool_result',
       id,
       ...(known ? { name: known.name, tool: known.facts } : {}),
-      output: 'output' in record ? record.output : stringOf(error?.message),
+      output: 'output' in record ? parsedJson(record.output) : stringOf(error?.message),
       isError,
       ...(Object.keys(extra).length ? { extra } : {}),
       raw: record,

@@ -8,6 +8,7 @@ import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import { acpPresetIssues, type AcpAgentOptions, type FeatureName } from '../../options.js';
 import type { AcpTranslationSpec } from './dialect.js';
 import { acpLiveSpec } from './live-spec.js';
+import { acpToolCatalogWith } from './tool-facts.js';
 import { createAcpTranslator } from './translate.js';
 
 export type { AcpAgentOptions };
@@ -61,7 +62,7 @@ export function createAcpAdapter<const N extends string>(preset: AcpAgentOptions
   // A copy: a caller's later change to its object changes no adapter.
   const agent = structuredClone(preset);
   const { name } = agent;
-  const translation: AcpTranslationSpec = { agent: name, ...(agent.toolKinds ? { toolKinds: agent.toolKinds } : {}) };
+  const translation: AcpTranslationSpec = { agent: name, ...(agent.toolKinds ? { toolCatalog: acpToolCatalogWith(agent.toolKinds) } : {}) };
   const oneShot = `${name} is driven over ACP only: open a live session with createCoder(adapter).open()`;
   const modelHint = `${name}'s model is not an option here: put it in the preset's args or env, as its ACP mode takes it.`;
   return {

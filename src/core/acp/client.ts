@@ -9,7 +9,7 @@ import type { ResolvedOpts } from '../../options.js';
 import { CoderError, FeatureNotSupportedError } from '../../errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { acpPermissionCodec, type AcpPermissionCodec } from './permission.js';
-import type { AcpToolKinds } from './tool-facts.js';
+import type { ToolCatalog } from '../contract/tool-catalog.js';
 
 /** The ACP version this speaks; the agent answers `initialize` with the one it chose. */
 export const ACP_PROTOCOL_VERSION = 1;
@@ -19,7 +19,7 @@ export interface AcpClientSpec {
   agent: string;
   /** Sent as `authenticate { methodId }` after `initialize` (an id the agent lists in its authMethods). */
   authMethod?: string | undefined;
-  toolKinds?: AcpToolKinds | undefined;
+  toolCatalog?: ToolCatalog | undefined;
 }
 
 /** A prompt's ACP content blocks: the text, then each image inline (where the agent takes images). */
@@ -39,7 +39,7 @@ export class AcpConnection implements LiveConnection {
   private agentCapabilities: JsonObject | undefined;
 
   constructor(private readonly rpc: LiveRpc, private readonly spec: AcpClientSpec) {
-    this.permission = acpPermissionCodec(spec.agent, spec.toolKinds);
+    this.permission = acpPermissionCodec(spec.agent, spec.toolCatalog);
   }
 
   private protocolError(message: string): CoderError {

@@ -3,7 +3,7 @@
 // what its tool kinds mean). Types only: an agent's preset fills them in, the translator reads them.
 import type { ProgressKind, Usage } from '../../events.js';
 import type { JsonObject } from '../../schema/json.js';
-import type { AcpToolKinds } from './tool-facts.js';
+import type { ToolCatalog } from '../contract/tool-catalog.js';
 
 /** A failed model call the agent reported as text. */
 export interface AcpFailure {
@@ -34,6 +34,6 @@ export interface AcpTranslationSpec {
   usageIsSessionTotal?: boolean;
   /** The token counts of a prompt answer (`session/prompt`'s result); default: ACP's `usage` field. */
   usage?(answer: JsonObject): Usage | undefined;
-  /** The agent's ACP kind → ToolKind mapping, over the protocol's (tool-facts.ts). */
-  toolKinds?: AcpToolKinds;
+  /** The agent's ACP kinds as tools (default: the protocol's, acpToolCatalog in tool-facts.ts). */
+  toolCatalog?: ToolCatalog;
 }

@@ -28,10 +28,12 @@ export interface AcpAgentPreset {
   permissionModes?: PermissionModeMapping<AcpModeRequests>;
   /** The agent applies a mode change inside a running turn: the change waits for the turns before it. */
   permissionModeBetweenTurns?: boolean;
+  /** The agent's refusal of `session/load` for a session it does not have (→ session_not_found). */
+  sessionNotFound?: RegExp;
 }
 
 export function acpLiveSpec(preset: AcpAgentPreset): LiveSpec {
-  const { agent, toolKinds } = preset.translation;
+  const { agent, toolCatalog } = preset.translation;
   const { permissionModes } = preset;
   return {
     ...acpLiveTranslation(preset.translation),
@@ -39,9 +41,10 @@ export function acpLiveSpec(preset: AcpAgentPreset): LiveSpec {
     minVersion: preset.minVersion,
     launchOnly: preset.launchOnly ?? ['streamPartialMessages'],
     ...(preset.notLive ? { notLive: preset.notLive } : {}),
+    ...(preset.sessionNotFound ? { sessionNotFound: preset.sessionNotFound } : {}),
     buildInvocation: (ctx) => preset.buildInvocation(ctx),
     async connect(rpc, ctx) {
-      const connection = new AcpConnection(rpc, { agent, authMethod: preset.authMethod, toolKinds });
+      const connection = new AcpConnection(rpc, { agent, authMethod: preset.authMethod, toolCatalog });
       await connection.open(ctx);
       return connection;
     },
@@ -52,6 +55,6 @@ export function acpLiveSpec(preset: AcpAgentPreset): LiveSpec {
         }
       : {}),
     // Each connection answers with its own codec (it knows the options of each question); this one stands for the rest.
-    permission: acpPermissionCodec(agent, toolKinds),
+    permission: acpPermissionCodec(agent, toolCatalog),
   };
 }

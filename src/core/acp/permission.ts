@@ -7,7 +7,8 @@
 import type { PermissionCodec } from '../contract/adapter.js';
 import type { PermissionRequest } from '../../permission.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
-import { acpToolFacts, acpToolName, type AcpToolKinds } from './tool-facts.js';
+import type { ToolCatalog } from '../contract/tool-catalog.js';
+import { acpToolFacts, acpToolName } from './tool-facts.js';
 
 export interface AcpPermissionCodec extends PermissionCodec {
   /** Sees each message from the agent, to know the tool calls a later question names by id. */
@@ -28,7 +29,7 @@ function toolCallUpdate(message: unknown): JsonObject | undefined {
   return update?.sessionUpdate === 'tool_call' || update?.sessionUpdate === 'tool_call_update' ? update : undefined;
 }
 
-export function acpPermissionCodec(agent: string, kinds: AcpToolKinds | undefined): AcpPermissionCodec {
+export function acpPermissionCodec(agent: string, catalog: ToolCatalog | undefined): AcpPermissionCodec {
   /** Announced tool calls by id, until a question names them. */
   const announced = new Map<string, JsonObject>();
   /** Each question's options, for its answer. */
@@ -58,7 +59,7 @@ export function acpPermissionCodec(agent: string, kinds: AcpToolKinds | undefine
       const request: PermissionRequest = {
         toolName: acpToolName(toolCall),
         input: asJsonObject(toolCall.rawInput) ?? {},
-        tool: acpToolFacts(toolCall, kinds),
+        tool: acpToolFacts(toolCall, catalog),
         ...(toolUseId ? { toolUseId } : {}),
         ...(description ? { description } : {}),
       };

@@ -16,7 +16,9 @@ import type { Translator, TranslatorContext } from '../contract/adapter.js';
 import { classifyApiError } from '../translate/api-errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { emptyUsage, subtractUsage } from '../translate/usage.js';
-import type { PlanItem, ToolFacts, TranslatedEvent, Usage } from '../../events.js';
+import type { ToolFacts, TranslatedEvent, Usage } from '../../events.js';
+import { planItemsOf } from '../translate/plan-items.js';
+import { parsedJson } from '../translate/tool-output.js';
 import type { AcpFailure, AcpTranslationSpec } from './dialect.js';
 import { isAcpAnswer } from './answer.js';
 import { acpToolFacts, acpToolName } from './tool-facts.js';
@@ -26,8 +28,6 @@ const statusUpdates = new Set(['available_commands_update', 'config_option_updat
 
 /** Stop reasons of a turn that ended as it should. */
 const finishedReasons = new Set(['end_turn', 'max_tokens']);
-
-const planStatuses = new Set<PlanItem['status']>(['pending', 'in_progress', 'completed']);
 
 /** A token count; anything but a positive number (negative, text, missing) adds nothing. */
 const count = (value: unknown): number => (typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : 0);
@@ -59,14 +59,6 @@ function shellExitCode(rawOutput: JsonObject | undefined): number | undefined {
   const contents = rawOutput?.contents;
   const exit = Array.isArray(contents) ? contents.map(asJsonObject).find((item) => item?.type === 'shell_exit') : undefined;
   return typeof exit?.exitCode === 'number' ? exit.exitCode : undefined;
-}
-
-function planItems(update: JsonObject): PlanItem[] {
-  const entries = Array.isArray(update.entries) ? update.entries.map(asJsonObject) : [];
-  return entries.map((entry) => {
-    const status = stringOf(entry?.status) as PlanItem['status'] | undefined;
-    return { content: stringOf(entry?.content) ?? '', status: status && planStatuses.has(status) ? status : 'pending' };
-  });
 }
 
 export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorContext): Translator {
@@ -121,7 +113,7 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
 
   function toolCall(update: JsonObject, raw: unknown): TranslatedEvent[] {
     const id = stringOf(update.toolCallId) ?? '';
-    const tool = acpToolFacts(update, spec.toolKinds);
+    const tool = acpToolFacts(update, spec.toolCatalog);
     tools.set(id, tool);
     // The title is the agent's own name or summary of the call (Copilot: an MCP tool's `<server>-<tool>`).
     const title = stringOf(update.title);
@@ -140,7 +132,7 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
     const announced = tools.has(id) || typeof update.kind !== 'string' ? [] : toolCall(update, raw);
     const rawOutput = asJsonObject(update.rawOutput);
     const exitCode = shellExitCode(rawOutput);
-    const output = status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput ?? textOf(update.content)) : (rawOutput?.content ?? textOf(update.content));
+    const output = parsedJson(status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput ?? textOf(update.content)) : (rawOutput?.content ?? textOf(update.content)));
     const tool = tools.get(id);
     tools.delete(id);
     const isError = status === 'failed' || (exitCode !== undefined && exitCode !== 0);
@@ -180,7 +172,7 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
       case 'tool_call_update':
         return [...events, ...toolCallUpdate(body, record)];
       case 'plan':
-        return [...events, { type: 'plan', items: planItems(body), raw: record }];
+        return [...events, { type: 'plan', items: planItemsOf(body.entries, { content: 'content', status: 'status' }), raw: record }];
       default:
         return [...events, { type: 'progress', kind: statusUpdates.has(kind) ? 'status' : 'unknown', subtype: kind, raw: record }];
     }
