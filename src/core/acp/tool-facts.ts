@@ -29,9 +29,13 @@ export const acpToolCatalog: ToolCatalog = {
   },
 };
 
-/** The protocol's catalog with each named ACP kind mapped to another ToolKind (createAcpAdapter's `toolKinds`). */
+/**
+ * The protocol's catalog with each named ACP kind mapped to another ToolKind (createAcpAdapter's
+ * `toolKinds`): its facts are read where the protocol's kind of that ToolKind has them (`shell`: the command).
+ */
 export function acpToolCatalogWith(kinds: Readonly<Record<string, ToolKind>>): ToolCatalog {
-  const remapped = Object.entries(kinds).map(([name, kind]): [string, ToolRule] => [name, { ...(Object.hasOwn(acpToolCatalog.tools, name) ? acpToolCatalog.tools[name] : {}), kind }]);
+  const ruleOf = (kind: ToolKind): ToolRule => Object.values(acpToolCatalog.tools).find((rule) => rule.kind === kind) ?? { kind };
+  const remapped = Object.entries(kinds).map(([name, kind]): [string, ToolRule] => [name, ruleOf(kind)]);
   return { ...acpToolCatalog, tools: { ...acpToolCatalog.tools, ...Object.fromEntries(remapped) } };
 }
 
