@@ -12,7 +12,7 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 const mark = (support: FeatureSupport | undefined) =>
   support ? `${support.level === 'native' ? '✅' : '⚠️'} ${cell(support.how)}${support.since ? ` (since ${support.since}; older: FeatureNotInVersionError)` : ''}` : '❌';
 
-const extrasPrefix: Record<string, string> = { claude: 'claude', codex: 'codex', copilot: 'copilot', pi: 'pi' };
+const extrasPrefix: Record<string, string> = { claude: 'claude', codex: 'codex', copilot: 'copilot', pi: 'pi', gemini: 'gemini' };
 const runFeatures = new Set<string>(['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns']);
 const cliOnly = (feature: string) => Object.values(extrasPrefix).find((prefix) => new RegExp(`^${prefix}[A-Z]`).test(feature));
 
@@ -89,7 +89,7 @@ export function renderAdaptersMd(): string {
   out.push('');
   out.push('## Live sessions (`coder.open()`)');
   out.push('');
-  out.push('One CLI process for many turns; see [docs/live.md](docs/live.md). ❌ in the first row: no live mode (`FeatureNotSupportedError`); below it, a control this CLI\'s live protocol lacks. `canUseTool` is in the shared options table above.');
+  out.push('One CLI process for many turns; see [docs/live.md](docs/live.md). ❌ in the first row: no live mode (`FeatureNotSupportedError`); below it, a control this CLI\'s live protocol lacks. `canUseTool` and `onUserInput` are in the shared options table above.');
   out.push('');
   const liveFeatures: LiveFeature[] = ['open', 'steer', 'interrupt', 'setModel', 'setPermissionMode'];
   out.push(table(
@@ -99,6 +99,23 @@ export function renderAdaptersMd(): string {
       ['oldest version', ...adapters.map((a) => (a.live ? a.live.minVersion : ''))],
       ['fixed at `open()`', ...adapters.map((a) => cell(a.live?.launchOnly.map((key) => `\`${key}\``).join(', ') ?? ''))],
     ],
+  ));
+  out.push('');
+  out.push('## Events');
+  out.push('');
+  out.push('The events with one meaning on every CLI that not every CLI prints (docs/events.md has their shapes). ✅: emitted, since the version named, each claim shown by a recorded fixture of that version (test/replay/event-capabilities.test.ts); ❌: not emitted, and why.');
+  out.push('');
+  const eventTypes = ['plan', 'subagent', 'compaction'] as const;
+  out.push(table(
+    ['Event', ...adapters.map((a) => a.name)],
+    eventTypes.map((type) => [
+      `\`${type}\``,
+      ...adapters.map((a) => {
+        const support = a.events?.[type];
+        if (!support) return '❌';
+        return 'none' in support ? `❌ ${cell(support.none)}` : `✅ since ${support.since}: ${cell(support.how)}`;
+      }),
+    ]),
   ));
   for (const adapter of adapters) {
     const extras = all.filter((f) => cliOnly(f) === extrasPrefix[adapter.name]);

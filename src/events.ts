@@ -1,7 +1,7 @@
 // The one event stream every adapter translates into. Types only.
 import type { ErrorCode } from './errors.js';
 
-export type ProviderName = 'claude' | 'codex' | 'copilot' | 'pi';
+export type ProviderName = 'claude' | 'codex' | 'copilot' | 'pi' | 'gemini';
 
 /**
  * What a tool does, the same on every CLI: a policy or a progress view written once against `kind`
@@ -56,6 +56,7 @@ export interface ProviderExtraMap {
   };
   codex: { exitCode?: unknown };
   copilot: { exitCode?: unknown; errorCode?: unknown; refused?: boolean; errorType?: unknown; aborted?: boolean; premiumRequests?: unknown };
+  gemini: { errorType?: unknown; refused?: boolean; cliToolName?: unknown; models?: unknown; toolCalls?: unknown; durationMs?: unknown };
   pi: { parentSession?: unknown; toolCallId?: unknown; toolName?: unknown; details?: unknown; durationMs?: unknown; attempt?: unknown; maxAttempts?: unknown; delayMs?: unknown; success?: unknown };
 }
 
@@ -217,7 +218,8 @@ export interface SubagentEvent<P extends string = ProviderName> extends EventBas
   /** On `completed`: how it ended. */
   status?: 'success' | 'error' | 'cancelled';
   message?: string;
-  usage?: Partial<Usage>;
+  /** What the CLI counts of the subagent's work; `totalTokens` where it gives only a sum (Claude). */
+  usage?: Partial<Usage> & { totalTokens?: number };
 }
 
 /** The CLI compacted (summarized) the conversation to fit its context window. */

@@ -66,16 +66,17 @@ export function createPool(concurrency: number): Pool {
 
 export { Coder, Session, type OutputOf } from './core/session/session.js';
 export { OwnedSession } from './core/session/owned-session.js';
-export type { LiveSession } from './core/live/live.js';
+export type { LiveExit, LiveNotices, LiveSession } from './core/live/live.js';
 export type { CanUseTool, PermissionDecision, PermissionRequest } from './permission.js';
+export type { OnUserInput, UserInputAnswer, UserInputQuestion, UserInputRequest } from './user-input.js';
 export type { PermissionModeName } from './core/options/permission-mode.js';
 export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/contract/adapter.js';
 export type { InputPath, ToolCatalog, ToolRule } from './core/contract/tool-catalog.js';
 export * from './errors.js';
 export type * from './events.js';
-export type { RunResult, RunStatus, RunStream } from './result.js';
+export type { RunResult, RunStatus, RunStream, TranscriptBlock, TranscriptMessage } from './result.js';
 export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
 export { tool } from './tool.js';
-export type { Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';
+export type { ElicitRequest, ElicitResult, Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';
 export type { FeatureName, OneShotOpts, OneShotOptsFor, OutputSchema, ReasoningEffort, RunOpts, SharedStartOpts, StartOptsFor } from './options.js';
 export type { StandardSchemaV1 } from './schema/standard-schema.js';

@@ -7,6 +7,7 @@ import { objectMessage, oneOfMessage, optionIssueMessage } from './schema/option
 import { jsonSchemaProblems } from './schema/json-schema.js';
 import { isStandardSchema, type StandardSchemaV1 } from './schema/standard-schema.js';
 import type { CanUseTool } from './permission.js';
+import type { OnUserInput } from './user-input.js';
 import type { CoderStreamEvent, ToolKind } from './events.js';
 import { isTool, type Tool } from './tool.js';
 import { toolBridgeServerName } from './schema/tool-names.js';
@@ -133,6 +134,7 @@ const coreFields = fields({
   onRawLine: () => optional(fn<(line: string) => void>('onRawLine'), 'Called with every stdout line, before translation'),
   onEvent: () => optional(fn<(event: CoderStreamEvent) => void>('onEvent'), 'Called with every event as it happens'),
   permissionTimeoutMs: () => optional(positiveInt(), 'How long canUseTool may take before the tool use is denied (default 60000)'),
+  userInputTimeoutMs: () => optional(positiveInt(), 'How long onUserInput may take before the agent is told nobody answered (default 300000)'),
 });
 
 /** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
@@ -151,6 +153,7 @@ const sharedAdapterStartFields = fields({
   mcpServers: () => optional(mcpServers(), 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP). The host connects to them and the custom-tools bridge serves their tools to the CLI: each call passes permissionPolicy, then canUseTool when set; env and header values never reach the CLI'),
   strictMcpConfig: () => optional(boolean(), "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
   canUseTool: () => optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
+  onUserInput: () => optional(fn<OnUserInput>('onUserInput'), "Answers what the agent asks the user (the CLI's ask tool, MCP elicitations, a custom tool's ctx.elicit(), pi extension dialogs): { answers } by question id or { decline: true }; throwing or timing out tells the agent nobody answered"),
   isolation: () => optional(picklist(['none', 'strict']), 'strict: a private config dir per coder and no user MCP servers'),
 });
 
@@ -190,6 +193,9 @@ export const cliOnlyStartFields = {
     copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
     copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
   }),
+  gemini: fields({
+    geminiSettings: () => optional(record(v.unknown()), "Gemini settings.json keys for the run (e.g. general.maxAttempts, modelConfigs); the adapter's own keys win: telemetry, privacy, security, ide, tools and mcpServers (use the options for those)"),
+  }),
   pi: fields({
     piProvider: () => optional(string(), 'Pi --provider'),
     piModels: () => optional(stringList(), 'Pi --models'),
@@ -202,7 +208,7 @@ export const cliOnlyStartFields = {
   }),
 };
 
-const adapterStartFields = { ...sharedAdapterStartFields, ...cliOnlyStartFields.claude, ...cliOnlyStartFields.codex, ...cliOnlyStartFields.copilot, ...cliOnlyStartFields.pi };
+const adapterStartFields = { ...sharedAdapterStartFields, ...cliOnlyStartFields.claude, ...cliOnlyStartFields.codex, ...cliOnlyStartFields.copilot, ...cliOnlyStartFields.gemini, ...cliOnlyStartFields.pi };
 
 /** Per-run options that depend on the CLI. */
 const adapterRunFields = fields({

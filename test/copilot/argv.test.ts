@@ -142,7 +142,7 @@ describe('copilot argv', () => {
     expect(check({ copilotMode: 'autopilot', permissionPolicy: { mode: 'plan' } })).toThrow(CoderError);
     // A session started with a chosen id resumes it on its next turn.
     expect(check({ sessionId: 'x' }, { kind: 'resume', sessionId: 'x' })).not.toThrow();
-    expect(copilotAdapter.explainExit!({ exitCode: 1, signal: undefined, stderrTail: "Error: No session or task matched 'x'." })).toMatchObject({ code: 'invalid_options' });
+    expect(copilotAdapter.explainExit!({ exitCode: 1, signal: undefined, stderrTail: "Error: No session or task matched 'x'." })).toMatchObject({ code: 'session_not_found' });
     expect(check({ copilotMode: 'plan', permissionPolicy: { mode: 'plan' } })).not.toThrow();
     expect(check({ sessionId: 'my-name' })).toThrow(/UUID/);
     expect(check({ sessionId: '0CB916DB-26AA-40F2-86B5-1BA81B225FD2' })).not.toThrow();
@@ -155,7 +155,7 @@ describe('copilot argv', () => {
   it('explains failed exits from stderr', () => {
     const explain = (stderrTail: string) => copilotAdapter.explainExit!({ exitCode: 1, signal: undefined, stderrTail });
     expect(explain('No such agent: nope, available: ')).toMatchObject({ code: 'invalid_options' });
-    expect(explain("Error: No session, task, or name matched 'x'")).toMatchObject({ code: 'invalid_options' });
+    expect(explain("Error: No session, task, or name matched 'x'")).toMatchObject({ code: 'session_not_found' });
     expect(explain('Error: No authentication information found.')).toMatchObject({ code: 'auth' });
     expect(explain('something else')).toBeUndefined();
   });

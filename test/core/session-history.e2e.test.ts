@@ -74,7 +74,7 @@ describe.each(clis)('%s session history (real binary, fake model)', (cli) => {
     const toolResult = conversation.find((event) => event.type === 'tool_result');
     expect(toolResult).toMatchObject({ tool: facts });
     expect(JSON.stringify(toolResult)).toContain('stored-history');
-    await expect(coder.readSession('00000000-0000-4000-8000-000000000000')).rejects.toThrow(/no stored session/);
+    await expect(coder.readSession('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'session_not_found', message: expect.stringMatching(/no stored session/) });
 
     // A process that never ran the session: nothing in memory, the store must tell the total so far.
     const host = join(import.meta.dirname, '..', 'support', 'host-resume.ts');

@@ -102,7 +102,7 @@ describe('pi argv', () => {
     expect(piAdapter.parseVersion('file:///x/cli.js:2\nSyntaxError: …enableCompileCache\n\nNode.js v20.20.2\n')).toBeUndefined();
     expect(piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: 'Error: Unknown option: --exclude-tools' })).toMatchObject({ code: 'version_unsupported' });
     expect(piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: 'No API key found for the selected model.' })).toMatchObject({ code: 'auth' });
-    expect(piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: "No session found matching 'nope'" })).toMatchObject({ code: 'invalid_options' });
+    expect(piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: "No session found matching 'nope'" })).toMatchObject({ code: 'session_not_found' });
     expect(
       piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: "SyntaxError: The requested module 'node:module' does not provide an export named 'enableCompileCache'" }),
     ).toMatchObject({ code: 'version_unsupported', message: expect.stringContaining('22.19') });

@@ -29,6 +29,11 @@ async function summary(file: string): Promise<SessionInfo> {
   return { id: basename(file, '.jsonl'), title: titleOf(prompt), updatedAt: await modifiedAt(file), workingDirectory: stringOf(asJsonObject(withCwd)?.cwd) };
 }
 
+/** Whether any project of the store holds a transcript of this session (the CLI looks in the cwd's). */
+export async function claudeStoreHas(ctx: StoreContext, sessionId: string): Promise<boolean> {
+  return (await transcripts(ctx)).some((path) => basename(path) === `${sessionId}.jsonl`);
+}
+
 export const claudeSessionStore: SessionStoreSpec = {
   async list(ctx, cwd) {
     return summarize(await transcripts(ctx), summary, cwd);

@@ -6,6 +6,8 @@ import type { ErrorCode } from '../../errors.js';
 import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
 import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../schema/json.js';
 import { bridgedToolNameOf } from '../../schema/tool-names.js';
+import { createClaudePlans } from './plans.js';
+import { subagentEvent } from './subagents.js';
 import { runUsageFromResult } from './usage.js';
 import { parsedJson } from '../../core/translate/tool-output.js';
 
@@ -35,7 +37,6 @@ const systemKinds: Record<string, 'retry' | 'status' | 'warning' | 'other'> = {
   permission_denied: 'warning',
   ui_invalidate: 'other',
   commands_changed: 'other',
-  compact_boundary: 'other',
   hook_response: 'other',
 };
 
@@ -53,6 +54,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
   let currentMessageId: string | undefined;
   let deltasSinceMessageStart = false;
   let resetPending = false;
+  const plans = createClaudePlans();
 
   function progress(raw: unknown, kind: 'retry' | 'status' | 'warning' | 'tool_output' | 'unknown' | 'other', subtype?: string, message?: string, extra?: JsonObject): TranslatedEvent {
     const event: TranslatedEvent = { type: 'progress', kind, raw };
@@ -96,8 +98,24 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
       if (status !== undefined) warning.httpStatus = status;
       return [progress(record, 'retry', 'system/api_retry', message), warning];
     }
+    if (subtype === 'compact_boundary') return [compaction(record, 'completed')];
+    if (subtype === 'status' && record.status === 'compacting') return [compaction(record, 'started')];
+    // 2.1.197 refuses to compact a short conversation ("Not enough messages to compact.").
+    if (subtype === 'status' && record.compact_result === 'failed') return [progress(record, 'warning', 'system/status', stringOf(record.compact_error) ?? 'compaction failed')];
+    const subagent = subagentEvent(subtype, record);
+    if (subagent) return [subagent];
     const kind = systemKinds[subtype];
     return [progress(record, kind ?? 'unknown', `system/${subtype}`, stringOf(record.status) ?? stringOf(record.message))];
+  }
+
+  /** `/compact` or the CLI's own: `status: compacting` first, then `compact_boundary` with its metadata. */
+  function compaction(record: JsonObject, phase: 'started' | 'completed'): TranslatedEvent {
+    const event: Extract<TranslatedEvent, { type: 'compaction' }> = { type: 'compaction', phase, raw: record };
+    const metadata = isJsonObject(record.compact_metadata) ? record.compact_metadata : {};
+    if (metadata.trigger === 'auto' || metadata.trigger === 'manual') event.trigger = metadata.trigger;
+    if (typeof metadata.pre_tokens === 'number') event.tokensBefore = metadata.pre_tokens;
+    if (typeof metadata.post_tokens === 'number') event.tokensAfter = metadata.post_tokens;
+    return event;
   }
 
   function assistant(record: JsonObject): TranslatedEvent[] {
@@ -133,7 +151,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
           bridgedCliNames.set(toolId, cliName);
           event.extra = { cliToolName: cliName };
         }
-        events.push(event);
+        events.push(event, ...plans.toolUse(toolId, cliName, block.input, record));
       } else {
         events.push(progress(record, 'unknown', `assistant/${stringOf(block.type) ?? 'block'}`));
       }
@@ -156,7 +174,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
       toolNames.delete(id);
       bridgedCliNames.delete(id);
       if (cliName !== undefined) event.extra = { cliToolName: cliName };
-      events.push(event);
+      events.push(event, ...plans.toolResult(id, event.isError, record.tool_use_result, record));
     }
     if (events.length) return events;
     // Text the CLI itself adds to the conversation (e.g. the structured-output reminder).
@@ -240,29 +258,37 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
   function failureCode(subtype: string, status: number | undefined, message: string): ErrorCode {
     const byName = resultSubtypeCodes[subtype];
     if (byName) return byName;
-    if (/No conversation found/i.test(message)) return 'invalid_options';
+    if (/No conversation found/i.test(message)) return 'session_not_found';
     return errorCodeForHttpStatus(status) ?? syntheticError?.code ?? errorCodeForMessage(message) ?? (subtype === 'success' ? 'server' : 'exit');
+  }
+
+  function translate(record: JsonObject): TranslatedEvent[] {
+    switch (record.type) {
+      case 'system':
+        return system(record);
+      case 'assistant':
+        return assistant(record);
+      case 'user':
+        return user(record);
+      case 'stream_event':
+        return streamEvent(record);
+      case 'result':
+        return result(record);
+      case 'rate_limit_event':
+        return [progress(record, 'status', 'rate_limit_event')];
+      default:
+        return [progress(record, 'unknown', stringOf(record.type))];
+    }
   }
 
   return {
     translate(record: unknown): TranslatedEvent[] {
       if (!isJsonObject(record)) return [progress(record, 'unknown')];
-      switch (record.type) {
-        case 'system':
-          return system(record);
-        case 'assistant':
-          return assistant(record);
-        case 'user':
-          return user(record);
-        case 'stream_event':
-          return streamEvent(record);
-        case 'result':
-          return result(record);
-        case 'rate_limit_event':
-          return [progress(record, 'status', 'rate_limit_event')];
-        default:
-          return [progress(record, 'unknown', stringOf(record.type))];
-      }
+      const events = translate(record);
+      // A subagent's own records name the tool use that started it.
+      const parent = stringOf(record.parent_tool_use_id);
+      if (parent) for (const event of events) event.parentToolUseId = parent;
+      return events;
     },
   };
 }

@@ -40,6 +40,10 @@ export const codexCapabilities: CapabilityTable = {
   strictSchema: { level: 'native', how: '--output-schema (sent to the model API as json_schema strict:true)' },
   // `codex exec --json` prints whole items only: there are no deltas to stream.
   streamPartialMessages: { level: 'best-effort', how: 'ignored by codex exec --json (whole messages only); in a live session: item/agentMessage/delta and reasoning summary deltas' },
+  onUserInput: {
+    level: 'best-effort',
+    how: 'elicitations only: those of `tools` (ctx.elicit) and `mcpServers`, live and one-shot, answered by the tool bridge on the host. Codex\'s own ask tool, request_user_input, is offered to the model but 0.171.0 answers it "request_user_input is unavailable in Default mode" (it belongs to Codex\'s Plan collaboration mode, an experimental app-server API the SDK does not switch on), with or without onUserInput',
+  },
   canUseTool: {
     level: 'native',
     how: 'live sessions only: the thread\'s approval policy is "untrusted", under which Codex asks the host about every command and file change (item/commandExecution/requestApproval, item/fileChange/requestApproval), answered accept or decline. No deny message reaches the model (it reads "rejected by user"); a changed input is refused (declined, with a non-fatal error event). Calls of `tools` and of `mcpServers` are asked by the tool bridge on the host, whoever makes them (toolName mcp__<server>__<tool>, or a custom tool\'s name; mcpServer and mcpTool set), once. MCP servers of the user\'s own config.toml are not fronted and follow their own approval config (not verified here)',

@@ -1,5 +1,6 @@
 // The Codex CLI (`codex exec --json`) as an AdapterSpec.
-import type { AdapterSpec } from '../../core/contract/adapter.js';
+import type { AdapterSpec, SessionTarget } from '../../core/contract/adapter.js';
+import { notWholeSessionId } from '../../schema/ids.js';
 import { toolBridgeServerName } from '../../schema/tool-names.js';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
@@ -12,6 +13,7 @@ import { codexLive } from './live.js';
 import { codexFunctionToolCatalog, codexItemToolCatalog } from './tool-facts.js';
 import { codexTranslation } from './translation.js';
 import { codexVersions } from './versions.js';
+import { codexEvents } from './events.js';
 
 /** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
 const CODEX_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
@@ -26,7 +28,9 @@ function bridgeEnforces(rule: string, opts: ResolvedOpts): boolean {
   return servers.some((server) => rule === `mcp__${server}` || rule.startsWith(`mcp__${server}__`) || (rule.startsWith(`${server}(`) && rule.endsWith(')')));
 }
 
-function validateCodexOpts(opts: ResolvedOpts): void {
+function validateCodexOpts(opts: ResolvedOpts, session: SessionTarget): void {
+  const notWhole = notWholeSessionId(session, 'codex');
+  if (notWhole) throw new InvalidOptionsError([notWhole], 'codex');
   const unenforced = opts.permissionPolicy?.deny?.filter((rule) => !bridgeEnforces(rule, opts)) ?? [];
   if (unenforced.length) {
     throw new FeatureNotSupportedError(
@@ -66,6 +70,7 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   versions: codexVersions,
   parseVersion: (output) => /codex-cli\s+(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
   capabilities: codexCapabilities,
+  events: codexEvents,
   ownedFlags: codexOwnedFlags,
   insteadHints: codexInsteadHints,
   validate: validateCodexOpts,

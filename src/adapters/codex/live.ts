@@ -189,6 +189,10 @@ export const codexLive: LiveSpec = {
     await thread.open(ctx);
     return thread;
   },
+  // 0.171.0's refusal of thread/resume for a thread this CODEX_HOME lacks.
+  sessionNotFound: /no rollout found for thread id/i,
+  // A pushed message shows as the turn's next userMessage item (the translator's user_message).
+  echoesSteer: true,
   // 0.171.0 leaves a running command alive after turn/interrupt; it finishes after the turn ended.
   interruptLeavesCommands: true,
 };

@@ -10,6 +10,7 @@ import { copilotSessionStore } from './store.js';
 import { copilotAcpToolCatalog, copilotToolCatalog } from './tool-facts.js';
 import { copilotTranslation } from './translation.js';
 import { copilotVersions } from './versions.js';
+import { copilotEvents } from './events.js';
 
 export const copilotAdapter: AdapterSpec<'copilot'> = {
   name: 'copilot',
@@ -20,6 +21,7 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   // `copilot --version` prints "GitHub Copilot CLI 1.0.102." (and, when outdated, an update notice).
   parseVersion: (output) => /Copilot CLI\s+v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(output)?.[1] ?? /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: copilotCapabilities,
+  events: copilotEvents,
   ownedFlags: copilotOwnedFlags,
   insteadHints: copilotInsteadHints,
   validate: validateCopilotOptions,

@@ -155,6 +155,8 @@ export const copilotLive: LiveSpec = {
     await session.open(ctx);
     return session;
   },
+  // 1.0.102's refusal of session/load for a session this COPILOT_HOME lacks.
+  sessionNotFound: /Resource not found: Session .* not found/i,
   setPermissionModeRequests: (mode, opts, sessionId) =>
     pickPermissionMode('copilot', permissionModes, mode, opts).map(({ method, params }) => ({ method, params: { sessionId, ...params } })),
   // Copilot switches at once, also inside a running turn.

@@ -166,7 +166,7 @@ async function checkStoredSession(ctx: InvocationContext, sessionId: string): Pr
   const { file, dir } = await piSessionFile(ctx, sessionId);
   if (file) return;
   throw new CoderError(
-    'invalid_options',
+    'session_not_found',
     `pi found no session "${sessionId}" in its session dir ${dir} (resume and fork take a whole id: pi itself would take it as a prefix of another session's)`,
     { provider: 'pi' },
   );

@@ -22,9 +22,25 @@ import { parsedJson } from '../../core/translate/tool-output.js';
 const RETRYABLE_BEFORE_WILL_RETRY =
   /overloaded|rate.?limit|too many requests|(?<![0-9])(429|50[0234]|52[04])(?![0-9])|unavailable|server.?error|internal.?error|network|connection|other side closed|fetch failed|ECONN|ETIMEDOUT|socket|timed? ?out|terminated/i;
 
-const LIFECYCLE = new Set(['agent_start', 'turn_start', 'turn_end', 'agent_settled', 'compaction_start', 'compaction_end']);
+const LIFECYCLE = new Set(['agent_start', 'turn_start', 'turn_end', 'agent_settled']);
 const RETRY_RECORDS = new Set(['summarization_retry_scheduled', 'summarization_retry_attempt_start', 'summarization_retry_finished']);
 const STATE_RECORDS = new Set(['queue_update', 'entry_appended', 'session_info_changed', 'thinking_level_changed']);
+
+/**
+ * pi's compaction records, as its 1.6.0 source emits them (AgentSession: `reason` manual, threshold or
+ * overflow; the end's `result` has `tokensBefore` and `estimatedTokensAfter`, none when it failed).
+ * Not yet seen in a recording: the fake model did not bring 1.6.0 to compact (docs/adapters.md, Events).
+ */
+function compaction(record: PiRecord): TranslatedEvent {
+  const fields = record as Record<string, unknown>;
+  const event: Extract<TranslatedEvent, { type: 'compaction' }> = { type: 'compaction', phase: record.type === 'compaction_start' ? 'started' : 'completed', raw: record };
+  if (typeof fields.reason === 'string') event.trigger = fields.reason === 'manual' ? 'manual' : 'auto';
+  const result = isRecord(fields.result) ? (fields.result as Record<string, unknown>) : undefined;
+  if (typeof result?.tokensBefore === 'number') event.tokensBefore = result.tokensBefore;
+  if (typeof result?.estimatedTokensAfter === 'number') event.tokensAfter = result.estimatedTokensAfter;
+  if (typeof fields.errorMessage === 'string') event.extra = { errorMessage: fields.errorMessage };
+  return event;
+}
 
 export function piUsage(usage: PiUsage | undefined): Usage | undefined {
   if (!usage) return undefined;
@@ -108,6 +124,8 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
   let done = false;
   /** After a retry starts, the deltas streamed so far are void. */
   let resetNext = false;
+  /** User messages of this run so far: the first is its prompt, later ones were pushed in (steer). */
+  let userMessages = 0;
 
   function withReset<E extends TranslatedEvent>(event: E): E {
     if (event.type === 'message' && resetNext) {
@@ -207,6 +225,7 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
       case 'message_update':
         return messageUpdate(record);
       case 'message_end':
+        if (record.message?.role === 'user') return (userMessages += 1) > 1 ? [{ type: 'user_message', text: textOf(record.message.content), raw: record }] : [];
         return record.message?.role === 'assistant' ? assistantEnd(record, record.message) : [];
       case 'tool_execution_start': {
         const name = userToolName(record);
@@ -269,6 +288,9 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
         if (record.success === false && retryPending && !done) events.push(...finish(record));
         return events;
       }
+      case 'compaction_start':
+      case 'compaction_end':
+        return [compaction(record)];
       case 'agent_end':
         return done ? [{ type: 'progress', kind: 'status', subtype: 'agent_end', raw: record }] : agentEnd(record);
       default:
