@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { supportedJsonSchema } from '../src/schema/json-schema.js';
 import type * as v from 'valibot';
-import { describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
+import { cliOnlyStartFields, describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
 
 function typeOf(node: OptionSchemaNode): string {
   switch (node.type) {
@@ -12,8 +12,11 @@ function typeOf(node: OptionSchemaNode): string {
       return typeOf(node.wrapped!);
     case 'picklist':
       return node.options!.map((option) => `'${String(option)}'`).join(' \\| ');
-    case 'array':
-      return `${typeOf(node.item!)}[]`;
+    case 'array': {
+      const item = typeOf(node.item!);
+      // A list of one of several values: `('a' | 'b')[]`, not `'a' | 'b'[]`.
+      return item.includes(' \\| ') ? `(${item})[]` : `${item}[]`;
+    }
     case 'record':
       return `Record<string, ${typeOf(node.value!)}>`;
     case 'union':
@@ -61,11 +64,11 @@ Defaults for every session the coder starts. The working directory is fixed when
 - \`coder.resume(sessionId, startOptions?)\` → \`Session\`: continues that session. Its runs report their own usage even when another process ran the session before: for CLIs that report session totals (Codex, Copilot) the total so far is read from the CLI's store.
 - \`coder.resumeLatest(startOptions?)\` → \`Session\`: continues the CLI's most recent session in the coder's directory.
 - \`coder.listSessions({ allDirectories? }?)\` → \`Promise<SessionInfo[]>\`: the sessions in the CLI's own store (the one the coder's options point it at: CODEX_HOME, CLAUDE_CONFIG_DIR, COPILOT_HOME, pi's session dir), newest first, as \`{ id, title, updatedAt, workingDirectory }\` (\`title\`: the CLI's title or the first prompt; \`updatedAt\`: ISO 8601). Only the coder's working directory unless \`allDirectories: true\`.
-- \`coder.readSession(sessionId)\` → \`Promise<CoderStreamEvent[]>\`: a stored conversation as events — the prompts as \`message\` events with \`role: 'user'\`, the answers, tool calls and results as in a run, every other record as a \`progress\` event (\`raw\` holds it; nothing throws on a record of unknown shape); \`ts\` is the record's own time. Rejects with \`invalid_options\` when the store has no such session, \`FeatureNotSupportedError\` for an adapter without a \`sessionStore\`.
+- \`coder.readSession(sessionId)\` → \`Promise<CoderStreamEvent[]>\`: a stored conversation as events — the prompts as \`message\` events with \`role: 'user'\`, the answers, tool calls and results as in a run, every other record as a \`progress\` event (\`raw\` holds it; nothing throws on a record of unknown shape); \`ts\` is the record's own time. Rejects with \`session_not_found\` when the store has no such session, \`FeatureNotSupportedError\` for an adapter without a \`sessionStore\`.
 - \`coder.open(options?, { sessionId }?)\` → \`Promise<LiveSession>\`: a live session, one CLI process for many turns (see [live.md](live.md)); \`options\` takes start options and the run options that are launch flags; with \`{ sessionId }\` the process continues that session. \`FeatureNotSupportedError\` where the CLI has no live mode.
 - \`coder.close()\` → \`Promise<void>\`: removes the coder's private state (e.g. an isolated config dir).
 
-Session ids — of \`resume()\`, \`open(options, { sessionId })\`, \`readSession()\`, the \`sessionId\` option and a queue job's \`session.resume\` / \`session.fork\` — are 1 to 256 letters, digits, \`.\`, \`_\` or \`-\`, starting and ending with a letter or digit: what the CLIs make (UUIDs; pi's are UUIDv7) and what pi takes for a chosen id. Any other value (one that starts with \`-\` like \`--last\`, holds whitespace or control characters, a path, an empty string) is an \`InvalidOptionsError\` naming where it came from, before anything starts; so is an id a CLI printed that breaks the rule, at the next turn or fork, and \`listSessions()\` leaves out stored sessions whose ids break it. Claude and Copilot take only a UUID for a new session's \`sessionId\`; pi refuses a resumed or forked id that ends in \`.jsonl\` (pi would open it as a file). Each CLI then looks the id up its own way: Codex also by thread name, Copilot by a 7+ character prefix or a session name, pi by a prefix, which coderline does not let through: a pi resume or fork needs an id its store holds whole (\`invalid_options\` before pi starts). An app should pass ids it got from \`RunResult.sessionId\` or \`listSessions()\`.
+Session ids — of \`resume()\`, \`open(options, { sessionId })\`, \`readSession()\`, the \`sessionId\` option and a queue job's \`session.resume\` / \`session.fork\` — are 1 to 256 letters, digits, \`.\`, \`_\` or \`-\`, starting and ending with a letter or digit: what the CLIs make (UUIDs; pi's are UUIDv7) and what pi takes for a chosen id. Any other value (one that starts with \`-\` like \`--last\`, holds whitespace or control characters, a path, an empty string) is an \`InvalidOptionsError\` naming where it came from, before anything starts; so is an id a CLI printed that breaks the rule, at the next turn or fork, and \`listSessions()\` leaves out stored sessions whose ids break it. Claude and Copilot take only a UUID for a new session's \`sessionId\`; pi refuses a resumed or forked id that ends in \`.jsonl\` (pi would open it as a file). Each CLI then looks the id up its own way: Codex also by thread name, Copilot by a 7+ character prefix or a session name, pi by a prefix, which coderline does not let through: a pi resume or fork needs an id its store holds whole (\`session_not_found\` before pi starts). An app should pass ids it got from \`RunResult.sessionId\` or \`listSessions()\`.
 
 ### \`Session\`
 
@@ -137,6 +140,8 @@ Offline tests of your own agent jobs: the real CLI, answered by a script on 127.
 | \`cliVersion\` | The version \`--version\` reported |
 | \`provider\` | Which CLI ran |
 | \`events\` | Every event, when \`collectEvents\` was set |
+| \`plan\` | \`PlanItem[]\` (\`{ content, status: 'pending' \\| 'in_progress' \\| 'completed' }\`): the plan as the run's last \`plan\` event left it; absent when it wrote none |
+| \`messages\` | \`TranscriptMessage[]\`: the turn's conversation in order, the same shape on every CLI — the prompt (\`role: 'user'\`, with its \`images\` as \`image\` blocks), the assistant's messages (blocks \`text\`, \`reasoning\`, \`tool_use\`; one message per model answer between tool results), the results (\`role: 'tool'\`, \`tool_result\` blocks), messages pushed by \`steer()\`; \`usage\` on a message where the CLI reports it per model call (pi), \`parentToolUseId\` on a subagent's. Whole messages win over the deltas they repeat; texts are redacted like \`text\`. Not carried by the queue's results |
 
 Events are described in [events.md](events.md).
 
@@ -157,6 +162,7 @@ Every error is a \`CoderError\` with a \`code\` and, where it concerns one CLI, 
 | \`OutputValidationError\` | \`invalid_output\` | \`received\`, \`issues\` |
 | \`LiveSessionClosedError\` | \`exit\` | — (the message says how the process ended) |
 | \`CoderError\` | \`aborted\`, \`auth\`, \`rate_limit\`, \`server\`, \`context_too_large\`, \`max_turns\`, \`budget\`, \`protocol\` | — |
+| \`CoderError\` (or \`CliExitError\` when the CLI exited on it) | \`session_not_found\` | — (a resume, fork, live \`open(options, { sessionId })\` or \`readSession()\` named a session the CLI's store does not have: the same code on every CLI, one-shot and live; the message names the id) |
 `;
 
 const structuredOutput = `## Structured output (\`outputSchema\`)
@@ -186,12 +192,32 @@ A subpath that imports no Node built-in (checked: it bundles for the browser wit
 - The event types (\`CoderStreamEvent\` and each event), \`CoderError\`, \`InvalidOptionsError\` (an unknown CLI name), \`FeatureNotSupportedError\`, and the types \`ReplayOptions\`, \`TranslationRef\`, \`SessionTarget\`, \`LineDirection\`.
 `;
 
+const aiSdkSection = `## \`coderline/ai-sdk\`: every CLI as an AI SDK language model
+
+A subpath for the [AI SDK](https://ai-sdk.dev) (\`ai\` 7, the \`LanguageModelV4\` specification of \`@ai-sdk/provider\` 4, an optional peer it takes types from only: nothing of it loads at run time, and an app that does not import the subpath loads nothing of this one). Recipe: [recipes.md](recipes.md#use-an-agent-as-an-ai-sdk-model).
+
+- \`coderline(cli, settings?)\` → \`CoderlineLanguageModel\`: \`generateText\`, \`streamText\`, \`Output.object\` run \`cli\` (a built-in name or an adapter) as an agent, each call one turn of a coderline session on the model's own coder (\`provider\` is \`coderline.<cli>\`, \`modelId\` the \`model\` setting). \`settings\` (\`CoderlineModelSettings\`) are the start options below (checked when the model is made), \`maxTurns\` and \`strictSchema\`, and \`tools\`: AI SDK tools by name. \`model.close()\` removes the coder's private state.
+- The prompt: a new session gets the earlier messages rendered as a transcript before the last user message (a \`compatibility\` warning); \`providerOptions.coderline.sessionId\` (from an earlier call's \`providerMetadata.coderline.sessionId\`) resumes that session and sends only what follows the last assistant message. Other \`providerOptions.coderline\` keys are an \`InvalidOptionsError\` (\`CoderlineCallOptions\`). System messages go to \`appendSystemPrompt\` where the CLI has it, else they open the prompt (a warning). File parts go as \`images\` (PNG, JPEG, GIF, WebP) or \`files\` (PDF, text) through a private temp dir; a CLI without the option, or another media type, is a \`FeatureNotSupportedError\` before anything starts.
+- Call options: \`maxOutputTokens\`, \`temperature\`, \`topP\`, \`topK\`, \`presencePenalty\`, \`frequencyPenalty\`, \`seed\`, \`stopSequences\`, a caller's \`headers\` and a \`toolChoice\` other than \`auto\` are \`unsupported\` warnings; \`reasoning\` becomes \`reasoningEffort\` (a warning where the CLI has none); a JSON \`responseFormat\` with a schema becomes \`outputSchema\` (native where the CLI has it, else prompt-based with a \`compatibility\` warning) and the text is the validated output; \`abortSignal\` stops the CLI and its process group; \`includeRawChunks\` adds a \`raw\` part per event.
+- Parts: text and reasoning blocks (deltas when streaming, where the CLI streams them); the agent's own tool calls as \`tool-call\` / \`tool-result\` parts with \`providerExecuted: true\` (\`dynamic\` unless the call declares the tool too) and \`providerMetadata.coderline\` holding \`tool\` (the portable tool facts), \`parentToolUseId\` and \`cliToolName\` where known; \`plan\`, \`subagent\`, \`compaction\`, \`permission\`, \`user_input\` events and non-fatal errors as \`custom\` parts of kind \`coderline.<type>\`.
+- The end: success is \`stop\`; \`max_turns\` and \`budget\` are \`length\` (raw reason the code); an answer off the schema is \`error\` with the answer as text, so the AI SDK's own check throws \`NoObjectGeneratedError\`; any other failure is the \`CoderError\` (thrown by \`generateText\`, an \`error\` part then an \`error\` finish in \`streamText\`); an abort rejects with the signal's reason. Usage: input (total, cache reads, the rest as no-cache), output and reasoning tokens, coderline's usage as \`raw\`. \`providerMetadata.coderline\`: \`sessionId\`, \`cliVersion\`, \`costUsd\` where the CLI prices, \`status\`, \`durationMs\`, \`exitCode\`, \`error\` (\`{ code, message }\`).
+- Tools: the specification hands a model a tool's definition, never its \`execute\`, so the tools the agent calls are given to \`coderline()\` (\`AiSdkTool\`: \`tool({ description, inputSchema, execute })\` with a Standard Schema, \`jsonSchema()\` or \`zodSchema()\` input): each is served over the tools bridge and \`execute\` runs in your process (\`messages\` is empty, \`toolCallId\` its own). A tool given to the call as well makes its calls typed ones; a call's tool that \`coderline()\` was not given is a \`FeatureNotSupportedError\` before anything starts. \`canUseTool\` is asked about each call with the tool's name.
+`;
+
+/** Which options are one CLI's: the types leave them out for the other CLIs. */
+function cliOnlyNote(): string {
+  const lists = Object.entries(cliOnlyStartFields).map(([cli, table]) => `${cli}: ${Object.keys(table).map((key) => `\`${key}\``).join(', ')}`);
+  return `Options only one CLI has are typed for that CLI alone (\`StartOptsFor<P>\`, \`OneShotOptsFor<P>\`): \`createCoder('claude', { codexSandbox: 'read-only' })\` is a compile error on the key. Options typed for several CLIs (a \`SharedStartOpts\` spread in) still fit; at run time an option the CLI lacks is a \`FeatureNotSupportedError\` before anything starts. ${lists.join('; ')}.`;
+}
+
 export function renderApiMd(): string {
   const { sharedStartOptsSchema, runOptsSchema } = optionSchemas();
   return [
     intro,
     structuredOutput,
     '## Start options (`createCoder`, `coder.start`, `start`, `run`)',
+    '',
+    cliOnlyNote(),
     '',
     optionTable(sharedStartOptsSchema),
     '',
@@ -202,6 +228,7 @@ export function renderApiMd(): string {
     attachments,
     '',
     replaySection,
+    aiSdkSection,
   ].join('\n');
 }
 

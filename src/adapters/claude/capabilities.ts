@@ -15,6 +15,7 @@ export const claudeCapabilities: CapabilityTable = {
   'permissionPolicy.mode=bypass': native('--permission-mode bypassPermissions (as root: needs IS_SANDBOX=1)'),
   'permissionPolicy.allow': native('--allowed-tools'),
   'permissionPolicy.deny': native('--disallowed-tools'),
+  'permissionPolicy.denyKinds': native('--disallowed-tools=<every tool of those kinds in the Tool kinds table below> (2.1.332 takes the older names too)'),
   sessionId: native('--session-id (a UUID)'),
   systemPrompt: native('--system-prompt'),
   appendSystemPrompt: native('--append-system-prompt'),

@@ -62,6 +62,7 @@ export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
     'codex exec runs one turn per call and has no limit on model calls within it (0.171.0 ignores -c model_turn_limit). Bound the run with `signal` or `stallTimeoutMs` instead.',
   allowedTools: 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
   'permissionPolicy.allow': 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
+  'permissionPolicy.denyKinds': 'Codex has no per-tool deny flag (0.171.0: its shell, file changes and web search are always offered); decide by tool.kind in canUseTool on a live session (every command and file change is asked), or choose a sandbox (codexSandbox or permissionPolicy.mode).',
   sessionId: 'Codex picks the thread id itself; read RunResult.sessionId and resume with it.',
   files: 'Codex takes only images as attachments (codex exec --image, app-server localImage; 0.171.0 has no file or document input); put the file in the working directory and name its path in the prompt, the agent reads it.',
   strictMcpConfig: "Codex has no switch that drops only the configured MCP servers (-c merges into config.toml); codexIgnoreUserConfig leaves out the user's whole config.toml, MCP servers included.",

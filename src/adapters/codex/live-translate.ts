@@ -7,6 +7,7 @@ import type { Translator, TranslatorContext } from '../../core/contract/adapter.
 import { countOf, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { subtractUsage } from '../../core/translate/usage.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
+import { planItemsOf } from '../../core/translate/plan-items.js';
 import { createCodexTranslator } from './translate.js';
 
 /** The exec item type of each app-server item type that has one. */
@@ -95,6 +96,8 @@ export function createCodexLiveTranslator(ctx: TranslatorContext): Translator {
   function item(method: string, params: JsonObject, raw: unknown): TranslatedEvent[] {
     // A command the previous, interrupted turn left behind ends after that turn: not this turn's.
     if (turnId !== undefined && params.turnId !== undefined && params.turnId !== turnId) return [progress('unknown', `${method}/other-turn`, raw)];
+    // The CLI's own compaction of the thread (model_auto_compact_token_limit, 0.171.0): an item around it.
+    if (isJsonObject(params.item) && params.item.type === 'contextCompaction') return [{ type: 'compaction', phase: method === 'item/started' ? 'started' : 'completed', raw }];
     if (isJsonObject(params.item) && params.item.type === 'userMessage' && method === 'item/started' && (userMessages += 1) > 1) {
       return [{ type: 'user_message', text: userText(params.item.content), raw }];
     }
@@ -161,6 +164,9 @@ export function createCodexLiveTranslator(ctx: TranslatorContext): Translator {
           return usage(params, record);
         case 'turn/completed':
           return turnCompleted(params, record);
+        case 'turn/plan/updated':
+          // update_plan's steps, whole each time; statuses in the app-server's camelCase (inProgress).
+          return [{ type: 'plan', items: planItemsOf(params.plan, { content: 'step', status: 'status' }), raw: record }];
         case 'error': {
           const error = isJsonObject(params.error) ? params.error : {};
           const message = stringOf(error.message) ?? '';

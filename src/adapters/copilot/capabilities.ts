@@ -13,6 +13,7 @@ export const copilotCapabilities: CapabilityTable = {
   allowedTools: { level: 'native', how: '--allow-tool=<rule>, once per rule (e.g. shell(git:*), write)' },
   'permissionPolicy.allow': { level: 'native', how: '--allow-tool=<rule>, once per rule' },
   'permissionPolicy.deny': { level: 'native', how: '--deny-tool=<rule>, once per rule (a denied call fails, the run goes on)' },
+  'permissionPolicy.denyKinds': { level: 'native', how: '--excluded-tools=<tool>, once per tool of those kinds in the prompt-mode Tool kinds table below (not with copilotAvailableTools, which makes Copilot ignore it: InvalidOptionsError); live sessions too' },
   'permissionPolicy.mode=plan': { level: 'native', how: '--mode plan' },
   'permissionPolicy.mode=bypass': { level: 'native', how: '--allow-all (tools, paths and URLs)' },
   sessionId: { level: 'native', how: '--session-id=<uuid> (must be a UUID; resumes the session when it exists)' },

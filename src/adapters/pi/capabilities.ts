@@ -32,6 +32,7 @@ export const piCapabilities: CapabilityTable = {
   allowedTools: { level: 'best-effort', how: '--tools <a,b> allowlist (tools not listed are not offered at all)' },
   'permissionPolicy.allow': { level: 'best-effort', how: '--tools <a,b> allowlist (merged with allowedTools)' },
   'permissionPolicy.deny': { level: 'native', how: '--exclude-tools <a,b>', since: FLAGS_OF_0_79 },
+  'permissionPolicy.denyKinds': { level: 'native', how: '--exclude-tools <every tool of those kinds in the Tool kinds table below>', since: FLAGS_OF_0_79 },
   'permissionPolicy.mode=plan': { level: 'native', how: `--tools ${PI_READ_ONLY_TOOLS.join(',')}` },
   'permissionPolicy.mode=bypass': { level: 'best-effort', how: 'no flag: pi never asks for permission' },
   sessionId: { level: 'native', how: '--session-id <id> for a new session or a fork', since: FLAGS_OF_0_79 },

@@ -10,7 +10,9 @@ import { answerText, type UserInputQuestion } from '../../user-input.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
 import { InvalidOptionsError } from '../../errors.js';
 import { buildPiInvocation, piBridgeServedNames } from './argv.js';
+import { piToolCatalog } from './tool-facts.js';
 import { piLiveTranslation } from './translation.js';
+import { withAskedToolFacts } from '../../core/translate/tool-facts.js';
 import { piLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -51,7 +53,7 @@ export const canUseToolExtension = (bridgeServed: readonly string[]) => [
   '',
 ].join('\n');
 
-const permission: PermissionCodec = {
+const permission: PermissionCodec = withAskedToolFacts(piToolCatalog, {
   request(body) {
     if (!isJsonObject(body) || body.method !== 'input' || body.title !== QUESTION_TITLE) return undefined;
     let question: unknown;
@@ -65,7 +67,7 @@ const permission: PermissionCodec = {
     return { toolName: question.toolName, input: isJsonObject(question.input) ? question.input : {}, ...(toolUseId ? { toolUseId } : {}) };
   },
   answer: (decision) => ({ value: JSON.stringify(decision) }),
-};
+});
 
 /** The key of a dialog's answer: one question per dialog. */
 const DIALOG_ANSWER = 'value';

@@ -9,6 +9,7 @@ import type { UserInputReply, UserInputRequest } from '../../user-input.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import type { ToolBridgeInfo } from './bridge-info.js';
 import type { ScriptStep } from './model-reply.js';
+import type { ToolCatalog } from './tool-catalog.js';
 
 export interface ExitInfo {
   exitCode: number | undefined;
@@ -25,6 +26,18 @@ export interface FeatureSupport {
   /** The oldest version that has it, when older supported versions do not: they fail before spawning. */
   since?: string;
 }
+
+/** The events whose meaning is the same on every CLI but that not every CLI prints. */
+export type MeaningEventType = 'plan' | 'subagent' | 'compaction';
+
+/**
+ * Whether a CLI emits one of them: since which version and how, or why not. A claim is checked
+ * against the recorded fixtures (test/replay/event-capabilities.test.ts): those of the `since`
+ * version must show it.
+ */
+export type EventSupport = { since: string; how: string } | { none: string };
+
+export type EventTable = Record<MeaningEventType, EventSupport>;
 
 /** Capabilities as data: a feature missing from the table is unsupported and fails fast. */
 export type CapabilityTable = Partial<Record<FeatureName, FeatureSupport>>;
@@ -179,6 +192,11 @@ export interface ProbeSpec {
   toolOpts?: SharedStartOpts;
   /** The exit code of a run whose model call failed: non-zero for most CLIs, 0 where only the records say it. */
   failedRunExit: 'non-zero' | 'zero';
+  /**
+   * `false` where the CLI's records carry no exit code of a shell command: its failing command is a
+   * successful tool result (the failing-tool canary then expects that). Default: an error result.
+   */
+  failedCommandIsError?: false;
   /** How the model answers with `value` as structured output; default: the JSON as its text. */
   structuredAnswer?(value: Record<string, unknown>): ScriptStep[];
 }
@@ -324,6 +342,8 @@ export interface LiveSpec {
    * without `setPermissionMode` has its changes sent as `setPermissionModeRequests`).
    */
   connect?(rpc: LiveRpc, ctx: LiveConnectContext): Promise<LiveConnection>;
+  /** How the CLI words its refusal of the handshake when the session to open is not in its store: it becomes `session_not_found`. */
+  sessionNotFound?: RegExp;
   /**
    * The CLI leaves a running tool command alive when a turn is interrupted: the core stops the
    * processes below the CLI that left its process group, once the interrupted turn has ended.
@@ -342,6 +362,8 @@ export interface AdapterSpec<P extends string = string> {
   /** Extracts a semver from `<bin> --version` output. */
   parseVersion(output: string): string | undefined;
   capabilities: CapabilityTable;
+  /** Which of the plan, subagent and compaction events this CLI emits (adapters.md, Events). */
+  events?: EventTable;
   /** What to use instead, per unsupported feature (shown in FeatureNotSupportedError). */
   insteadHints?: Partial<Record<FeatureName, string>>;
   /** Value-level checks beyond the table (e.g. an effort level the CLI lacks). Throw CoderError. */
@@ -373,6 +395,8 @@ export interface AdapterSpec<P extends string = string> {
    */
   explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
   createTranslator(ctx: TranslatorContext): Translator;
+  /** What the CLI's tools are (the `tool` facts of its events and permission requests), per vocabulary its records use. */
+  toolCatalogs?: readonly ToolCatalog[];
   /**
    * For `canUseTool` on a one-shot run: the CLI calls a tool of the MCP bridge with its permission
    * question and reads the decision from the tool's text (JSON of `answer()`).

@@ -3,7 +3,7 @@
 // (the session goes on), a message pushed into it (steer); the model and permission mode can change
 // between turns. The CLI dying fails the running turn with a typed error and closes the session.
 import { resolve } from 'node:path';
-import { CliVersionError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
+import { CliVersionError, CoderError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../../events.js';
 import { optionFields, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../../options.js';
 import type { RunResult, RunStream } from '../../result.js';
@@ -100,6 +100,12 @@ function checkLiveSupport(adapter: AdapterSpec, spec: LiveSpec, opts: ResolvedOp
   // An option the CLI honours nowhere says why (its hint); one it honours in one-shot runs points there.
   const hint = adapter.capabilities[missing] ? `${adapter.name} honours ${missing} in one-shot runs only: use start() or run() for it.` : adapter.insteadHints?.[missing];
   throw new FeatureNotSupportedError(adapter.name, missing, hint ?? `${adapter.name} cannot take ${missing}; adapters.md lists which CLIs support it.`);
+}
+
+/** A refused handshake that says the session is not in the CLI's store is that, whatever the protocol's own error kind. */
+function missingSession(error: unknown, pattern: RegExp | undefined, provider: string, sessionId: string): unknown {
+  if (!(error instanceof CoderError) || !pattern?.test(error.message)) return error;
+  return new CoderError('session_not_found', `${provider} has no session "${sessionId}" in its store: ${error.message}`, { provider, cause: error });
 }
 
 export class LiveSession<P extends string = string> {
@@ -243,7 +249,11 @@ export class LiveSession<P extends string = string> {
       request: (body: unknown, what: string, options?: { untimed?: boolean }) => this.channel.request(body, options?.untimed ? { what } : { timeoutMs: CONTROL_TIMEOUT_MS, what }),
       notify: (body: unknown) => this.channel.notify(body),
     };
-    this.connection = await connect(rpc, { opts: this.opts, session, cwd });
+    try {
+      this.connection = await connect(rpc, { opts: this.opts, session, cwd });
+    } catch (error) {
+      throw session.kind === 'resume' ? missingSession(error, this.spec.sessionNotFound, this.adapter.name, session.sessionId) : error;
+    }
     this.sessionId = this.connection.sessionId;
   }
 
@@ -461,7 +471,7 @@ export class LiveSession<P extends string = string> {
     const attachments = opts.images?.length || opts.files?.length ? await readAttachments(opts, this.cwd, this.adapter.name) : undefined;
     if (!this.isOpen) throw this.closedError();
     const started = Date.now();
-    const tracker = new RunTracker(this.adapter.usageIsCumulative);
+    const tracker = new RunTracker(this.adapter.usageIsCumulative, { prompt, images: opts.images });
     const collected: CoderStreamEvent<P>[] | undefined = opts.collectEvents ? [] : undefined;
     let finished!: (end: ChannelEnd | undefined) => void;
     const over = new Promise<ChannelEnd | undefined>((done) => (finished = done));
@@ -534,6 +544,7 @@ export class LiveSession<P extends string = string> {
         text: this.redactor ? this.redactor.text(tracker.text) : tracker.text,
         sessionId: tracker.sessionId ?? this.sessionId,
         usage: tracker.usage,
+        ...tracker.conversation(this.redactor && ((text) => this.redactor!.text(text))),
         exitCode: end?.exitCode,
         signal: end?.signal,
         durationMs: Date.now() - started,

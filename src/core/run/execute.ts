@@ -66,7 +66,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
   let memory = request.memory;
   const started = Date.now();
   const cwd = resolve(request.cwd);
-  const tracker = new RunTracker(adapter.usageIsCumulative);
+  const tracker = new RunTracker(adapter.usageIsCumulative, { prompt: request.prompt, images: [...(opts.codexImages ?? []), ...(opts.images ?? [])] });
   const collected: CoderStreamEvent<string>[] | undefined = opts.collectEvents ? [] : undefined;
   let usageBaseline = memory.usageTotal;
   let lastUsageTotal: Usage | undefined;
@@ -144,6 +144,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
     text: redactor ? redactor.text(tracker.text) : tracker.text,
     sessionId: tracker.sessionId,
     usage: tracker.usage,
+    ...tracker.conversation(redactor && ((text) => redactor!.text(text))),
     durationMs: Date.now() - started,
     ...partial,
     ...(collected ? { events: collected } : {}),
