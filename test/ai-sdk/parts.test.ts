@@ -172,7 +172,7 @@ describe('AI SDK tools as coderline tools', () => {
     const [bridged] = bridgedTools({ previews });
     expect(bridged).toMatchObject({ name: 'previews', description: 'Counts up', inputJsonSchema: { type: 'object', required: ['to'] } });
     expect(await bridged!.input['~standard'].validate({ to: 'x' })).toEqual({ issues: [{ message: 'to must be a number' }] });
-    expect(await bridged!.handler({ to: 3 }, { signal: new AbortController().signal })).toEqual({ json: { counted: 3 } });
+    expect(await bridged!.handler({ to: 3 }, { signal: new AbortController().signal, elicit: async () => ({ action: 'cancel' }) })).toEqual({ json: { counted: 3 } });
   });
 });
 
