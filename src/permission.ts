@@ -65,7 +65,7 @@ export async function askPermission(canUseTool: CanUseTool, request: PermissionR
     const answer = await new Promise<unknown>((resolve, reject) => {
       signal.addEventListener('abort', () => reject(new Error(deadline.signal.aborted ? `canUseTool did not answer within ${options.timeoutMs} ms` : 'the question was withdrawn')), { once: true });
       Promise.resolve()
-        .then(() => canUseTool({ ...request, input: { ...request.input } }, { signal }))
+        .then(() => canUseTool({ ...request, input: { ...request.input }, ...(request.tool ? { tool: { ...request.tool } } : {}) }, { signal }))
         .then(resolve, reject);
     });
     if (!isDecision(answer)) throw new Error(`canUseTool returned ${JSON.stringify(answer)}; expected { behavior: 'allow' | 'deny' }`);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../../src/core/contract/tool-catalog.js';
 import { serverOfMcpName, toolFactsOf, withAskedToolFacts, withToolFacts } from '../../src/core/translate/tool-facts.js';
 import type { TranslatedEvent } from '../../src/events.js';
+import { askPermission } from '../../src/permission.js';
 
 const catalog: ToolCatalog = {
   source: 'test names',
@@ -83,5 +84,23 @@ describe('withAskedToolFacts', () => {
     expect(codec.request({})).toEqual({ toolName: 'sh', input: { cmd: 'rm x' }, tool: { kind: 'shell', name: 'sh', command: 'rm x' } });
     expect(codec.request(undefined)).toBeUndefined();
     expect(codec.answer({ behavior: 'allow' }, { toolName: 'sh', input: {} })).toBe('yes');
+  });
+});
+
+describe('askPermission with tool facts', () => {
+  it('the permission events carry the facts the CLI asked with, whatever the callback does to its copy', async () => {
+    const emitted: TranslatedEvent[] = [];
+    const tool = { kind: 'shell' as const, name: 'Bash', command: 'rm -rf build' };
+    const decision = await askPermission(
+      (request) => {
+        if (request.tool) request.tool.kind = 'read';
+        return { behavior: 'deny' };
+      },
+      { toolName: 'Bash', input: { command: 'rm -rf build' }, tool },
+      { timeoutMs: 1_000, signal: new AbortController().signal, emit: (event) => emitted.push(event), raw: null },
+    );
+    expect(decision.behavior).toBe('deny');
+    expect(emitted.map((event) => event.type === 'permission' && [event.phase, event.tool])).toEqual([['request', tool], ['decision', tool]]);
+    expect(tool.kind).toBe('shell');
   });
 });

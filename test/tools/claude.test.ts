@@ -37,7 +37,7 @@ describe('custom tools with claude (real binary)', () => {
     // Only the run's own MCP server: nothing from user or project config.
     expect(ofType(result.events, 'init')[0]?.extra?.mcpServers).toEqual([expect.objectContaining({ name: 'coderline', status: 'connected' })]);
     const [use] = ofType(result.events, 'tool_use');
-    expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' } });
+    expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' }, tool: { kind: 'mcp', name: 'lookup_ticket', server: 'coderline' } });
     expect(ofType(result.events, 'tool_result')).toEqual([
       expect.objectContaining({ id: use?.id, name: 'lookup_ticket', output: 'ticket 42: open', isError: false, extra: { cliToolName: 'mcp__coderline__lookup_ticket' } }),
     ]);

@@ -42,9 +42,9 @@ describe('custom tools with codex (real binary)', () => {
     expect(outputsSent(fake, 1)).toContain('"name":"lookup_ticket","description":"Looks up a ticket by id and tells its state"');
     expect(outputsSent(fake, 2)).toContain('ticket 42: open');
     const [use] = ofType(result.events, 'tool_use');
-    expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' } });
+    expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' }, tool: { kind: 'mcp', name: 'lookup_ticket', server: 'coderline' } });
     expect(ofType(result.events, 'tool_result')).toEqual([
-      expect.objectContaining({ id: use?.id, name: 'lookup_ticket', isError: false, output: 'ticket 42: open' }),
+      expect.objectContaining({ id: use?.id, name: 'lookup_ticket', isError: false, output: 'ticket 42: open', tool: { kind: 'mcp', name: 'lookup_ticket', server: 'coderline' } }),
     ]);
   });
 

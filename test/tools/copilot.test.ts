@@ -37,7 +37,7 @@ describe('custom tools with copilot (real binary)', () => {
     expect(offered.find((t) => t.function.name === 'coderline-lookup_ticket')?.function.parameters).toMatchObject({ type: 'object', required: ['id'] });
     expect(toolMessagesSent(fake, 1)).toContain('ticket 42: open');
     const [use] = ofType(result.events, 'tool_use');
-    expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'coderline-lookup_ticket' } });
+    expect(use).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'coderline-lookup_ticket' }, tool: { kind: 'mcp', name: 'lookup_ticket', server: 'coderline' } });
     expect(ofType(result.events, 'tool_result')).toEqual([
       expect.objectContaining({ id: use?.id, name: 'lookup_ticket', output: 'ticket 42: open', isError: false, extra: { cliToolName: 'coderline-lookup_ticket' } }),
     ]);

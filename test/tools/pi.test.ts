@@ -80,7 +80,8 @@ describe('custom tools with pi (real binary)', () => {
     const uses = ofType(result.events, 'tool_use');
     expect(uses.map((use) => use.name)).toEqual(['bash', 'lookup_ticket']);
     expect(uses[0]?.extra?.cliToolName).toBeUndefined();
-    expect(uses[1]).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' } });
+    expect(uses[0]).toMatchObject({ tool: { kind: 'shell', name: 'bash' } });
+    expect(uses[1]).toMatchObject({ name: 'lookup_ticket', input: { id: '42' }, extra: { cliToolName: 'mcp__coderline__lookup_ticket' }, tool: { kind: 'mcp', name: 'lookup_ticket', server: 'coderline' } });
     const results = ofType(result.events, 'tool_result');
     expect(results[1]).toMatchObject({
       id: uses[1]?.id,
