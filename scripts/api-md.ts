@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { supportedJsonSchema } from '../src/schema/json-schema.js';
 import type * as v from 'valibot';
-import { describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
+import { cliOnlyStartFields, describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
 
 function typeOf(node: OptionSchemaNode): string {
   switch (node.type) {
@@ -12,8 +12,11 @@ function typeOf(node: OptionSchemaNode): string {
       return typeOf(node.wrapped!);
     case 'picklist':
       return node.options!.map((option) => `'${String(option)}'`).join(' \\| ');
-    case 'array':
-      return `${typeOf(node.item!)}[]`;
+    case 'array': {
+      const item = typeOf(node.item!);
+      // A list of one of several values: `('a' | 'b')[]`, not `'a' | 'b'[]`.
+      return item.includes(' \\| ') ? `(${item})[]` : `${item}[]`;
+    }
     case 'record':
       return `Record<string, ${typeOf(node.value!)}>`;
     case 'union':
@@ -77,10 +80,12 @@ Session ids — of \`resume()\`, \`open(options, { sessionId })\`, \`readSession
 ### \`LiveSession\`
 
 - \`live.send(prompt, runOptions?)\` → \`RunStream\`: one turn over the live process, queued behind a running one; the same events and \`RunResult\` as \`session.stream()\`. Run options that are launch flags of this CLI are an \`InvalidOptionsError\` here (pass them to \`open()\`). \`images\` and \`files\` go with the turn they are given to (\`open()\` refuses them); a missing file rejects that turn's \`.result\` with \`InvalidOptionsError\` before anything is written, and the session goes on.
-- \`live.steer(prompt)\`: pushes a message into the running turn; the turn's \`RunResult\` covers what it caused.
+- \`live.steer(prompt)\` → \`Promise<boolean>\`: pushes a message into the running turn; the turn's \`RunResult\` covers what it caused, and its stream gets a \`user_message\` event where the CLI took the message. Resolves \`false\` when it was not taken — no turn running (nothing is sent), or the CLI refused it because the turn had just ended: send it as the next turn then. Throws at once (\`FeatureNotSupportedError\`, \`InvalidOptionsError\`) where the CLI has no steer or the prompt is empty.
 - \`live.interrupt()\` → \`Promise<void>\`: ends the running turn as \`cancelled\`; the session goes on. Aborting a turn's \`signal\` does the same for that turn.
 - \`live.setModel(model)\`, \`live.setPermissionMode(mode)\` → \`Promise<void>\`: for the next turns.
 - \`live.close()\` → \`Promise<void>\`, also \`await using\`: interrupts a running turn, closes stdin, then stops the process group. Later \`send()\`s reject with \`LiveSessionClosedError\`.
+- \`live.busy\` (a turn runs or waits), \`live.queued\` (turns waiting behind the running one).
+- \`live.on('idle', listener)\`, \`live.on('exit', listener)\` → a function that removes the listener: \`idle\` when the last queued turn has ended; \`exit\` with \`{ code, signal, error? }\` (\`LiveExit\`) as soon as the process has ended, also between turns (\`error\`: the \`LiveSessionClosedError\` a later \`send()\` rejects with, unless \`close()\` ended it); a listener added after the end is called at once. A throwing listener is ignored.
 - \`live.id\`, \`live.pid\`, \`live.isOpen\`, \`live.cliVersion\`.
 
 What each CLI's live mode can do is in [adapters.md](../adapters.md); a missing capability is a \`FeatureNotSupportedError\` before anything is sent.
@@ -89,13 +94,17 @@ What each CLI's live mode can do is in [adapters.md](../adapters.md); a missing 
 
 A start option: called for each tool use the CLI asks about, and for each call of a custom tool or of an \`mcpServers\` tool (the tool bridge asks, on every CLI), with \`{ toolName, input, toolUseId?, description?, mcpServer?, mcpTool? }\` (\`mcpServer\` and \`mcpTool\` name a bridge call's server and tool: [docs/tools.md](tools.md#the-gate)); return \`{ behavior: 'allow', updatedInput? }\` or \`{ behavior: 'deny', message? }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`permissionTimeoutMs\` (default 60 s) denies, with a non-fatal \`error\` event. Each question and answer is a \`permission\` event. Types: \`CanUseTool\`, \`PermissionRequest\`, \`PermissionDecision\`.
 
+### \`onUserInput(request, { signal })\`
+
+A start option: called when the agent asks the user something — Claude's \`AskUserQuestion\`, a pi extension's dialog, an MCP elicitation of an \`mcpServers\` server or of a custom tool (\`ctx.elicit()\`) — with \`{ source: 'tool' | 'elicitation' | 'dialog', questions: [{ id, text, options?, multiSelect?, schema? }], server?, toolUseId? }\`; return \`{ answers }\` (by question id) or \`{ decline: true }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`userInputTimeoutMs\` (default 300 s) tells the agent that nobody answered, with a non-fatal \`error\` event; waiting for it is not a stall. Each question and answer is a \`user_input\` event. Where a CLI or mode cannot carry it (Copilot) it is a \`FeatureNotSupportedError\` before anything starts; what each CLI asks through it, and what the model reads without it: [live.md](live.md#the-agent-asks-the-user-onuserinput). Types: \`OnUserInput\`, \`UserInputRequest\`, \`UserInputQuestion\`, \`UserInputAnswer\`.
+
 ### \`createPool(concurrency)\` → \`Pool\`
 
 \`pool.run(...)\` and \`pool.createCoder(...)\` work like the functions above, but at most \`concurrency\` runs execute at once; \`pool.activeCount()\`, \`pool.pendingCount()\`.
 
 ### \`tool({ name, description, input, handler })\` → \`Tool\`
 
-A tool the agent can call, defined in your process: \`input\` is a schema of any [Standard Schema](https://standardschema.dev) library (zod, valibot, arktype, …): the handler gets validated, typed input. The CLI sees its JSON Schema: the library's own where it provides one (Standard JSON Schema: zod 4.2+, arktype), else the \`inputJsonSchema\` you pass beside it (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) — \`tool()\` throws \`InvalidOptionsError\` when there is neither. \`handler(input, { signal })\` returns text, JSON or MCP content. Pass tools as the \`tools\` option; see [tools.md](tools.md).
+A tool the agent can call, defined in your process: \`input\` is a schema of any [Standard Schema](https://standardschema.dev) library (zod, valibot, arktype, …): the handler gets validated, typed input. The CLI sees its JSON Schema: the library's own where it provides one (Standard JSON Schema: zod 4.2+, arktype), else the \`inputJsonSchema\` you pass beside it (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) — \`tool()\` throws \`InvalidOptionsError\` when there is neither. \`handler(input, { signal, elicit })\` returns text, JSON or MCP content; \`elicit({ message, schema? })\` asks the user through the run's \`onUserInput\` and resolves with \`{ action: 'accept', content }\`, \`{ action: 'decline' }\` or \`{ action: 'cancel' }\` (nobody answered, or no \`onUserInput\`). Pass tools as the \`tools\` option; see [tools.md](tools.md).
 
 ### Helpers
 
@@ -183,12 +192,32 @@ A subpath that imports no Node built-in (checked: it bundles for the browser wit
 - The event types (\`CoderStreamEvent\` and each event), \`CoderError\`, \`InvalidOptionsError\` (an unknown CLI name), \`FeatureNotSupportedError\`, and the types \`ReplayOptions\`, \`TranslationRef\`, \`SessionTarget\`, \`LineDirection\`.
 `;
 
+const aiSdkSection = `## \`coderline/ai-sdk\`: every CLI as an AI SDK language model
+
+A subpath for the [AI SDK](https://ai-sdk.dev) (\`ai\` 7, the \`LanguageModelV4\` specification of \`@ai-sdk/provider\` 4, an optional peer it takes types from only: nothing of it loads at run time, and an app that does not import the subpath loads nothing of this one). Recipe: [recipes.md](recipes.md#use-an-agent-as-an-ai-sdk-model).
+
+- \`coderline(cli, settings?)\` → \`CoderlineLanguageModel\`: \`generateText\`, \`streamText\`, \`Output.object\` run \`cli\` (a built-in name or an adapter) as an agent, each call one turn of a coderline session on the model's own coder (\`provider\` is \`coderline.<cli>\`, \`modelId\` the \`model\` setting). \`settings\` (\`CoderlineModelSettings\`) are the start options below (checked when the model is made), \`maxTurns\` and \`strictSchema\`, and \`tools\`: AI SDK tools by name. \`model.close()\` removes the coder's private state.
+- The prompt: a new session gets the earlier messages rendered as a transcript before the last user message (a \`compatibility\` warning); \`providerOptions.coderline.sessionId\` (from an earlier call's \`providerMetadata.coderline.sessionId\`) resumes that session and sends only what follows the last assistant message. Other \`providerOptions.coderline\` keys are an \`InvalidOptionsError\` (\`CoderlineCallOptions\`). System messages go to \`appendSystemPrompt\` where the CLI has it, else they open the prompt (a warning). File parts go as \`images\` (PNG, JPEG, GIF, WebP) or \`files\` (PDF, text) through a private temp dir; a CLI without the option, or another media type, is a \`FeatureNotSupportedError\` before anything starts.
+- Call options: \`maxOutputTokens\`, \`temperature\`, \`topP\`, \`topK\`, \`presencePenalty\`, \`frequencyPenalty\`, \`seed\`, \`stopSequences\`, a caller's \`headers\` and a \`toolChoice\` other than \`auto\` are \`unsupported\` warnings; \`reasoning\` becomes \`reasoningEffort\` (a warning where the CLI has none); a JSON \`responseFormat\` with a schema becomes \`outputSchema\` (native where the CLI has it, else prompt-based with a \`compatibility\` warning) and the text is the validated output; \`abortSignal\` stops the CLI and its process group; \`includeRawChunks\` adds a \`raw\` part per event.
+- Parts: text and reasoning blocks (deltas when streaming, where the CLI streams them); the agent's own tool calls as \`tool-call\` / \`tool-result\` parts with \`providerExecuted: true\` (\`dynamic\` unless the call declares the tool too) and \`providerMetadata.coderline\` holding \`tool\` (the portable tool facts), \`parentToolUseId\` and \`cliToolName\` where known; \`plan\`, \`subagent\`, \`compaction\`, \`permission\`, \`user_input\` events and non-fatal errors as \`custom\` parts of kind \`coderline.<type>\`.
+- The end: success is \`stop\`; \`max_turns\` and \`budget\` are \`length\` (raw reason the code); an answer off the schema is \`error\` with the answer as text, so the AI SDK's own check throws \`NoObjectGeneratedError\`; any other failure is the \`CoderError\` (thrown by \`generateText\`, an \`error\` part then an \`error\` finish in \`streamText\`); an abort rejects with the signal's reason. Usage: input (total, cache reads, the rest as no-cache), output and reasoning tokens, coderline's usage as \`raw\`. \`providerMetadata.coderline\`: \`sessionId\`, \`cliVersion\`, \`costUsd\` where the CLI prices, \`status\`, \`durationMs\`, \`exitCode\`, \`error\` (\`{ code, message }\`).
+- Tools: the specification hands a model a tool's definition, never its \`execute\`, so the tools the agent calls are given to \`coderline()\` (\`AiSdkTool\`: \`tool({ description, inputSchema, execute })\` with a Standard Schema, \`jsonSchema()\` or \`zodSchema()\` input): each is served over the tools bridge and \`execute\` runs in your process (\`messages\` is empty, \`toolCallId\` its own). A tool given to the call as well makes its calls typed ones; a call's tool that \`coderline()\` was not given is a \`FeatureNotSupportedError\` before anything starts. \`canUseTool\` is asked about each call with the tool's name.
+`;
+
+/** Which options are one CLI's: the types leave them out for the other CLIs. */
+function cliOnlyNote(): string {
+  const lists = Object.entries(cliOnlyStartFields).map(([cli, table]) => `${cli}: ${Object.keys(table).map((key) => `\`${key}\``).join(', ')}`);
+  return `Options only one CLI has are typed for that CLI alone (\`StartOptsFor<P>\`, \`OneShotOptsFor<P>\`): \`createCoder('claude', { codexSandbox: 'read-only' })\` is a compile error on the key. Options typed for several CLIs (a \`SharedStartOpts\` spread in) still fit; at run time an option the CLI lacks is a \`FeatureNotSupportedError\` before anything starts. ${lists.join('; ')}.`;
+}
+
 export function renderApiMd(): string {
   const { sharedStartOptsSchema, runOptsSchema } = optionSchemas();
   return [
     intro,
     structuredOutput,
     '## Start options (`createCoder`, `coder.start`, `start`, `run`)',
+    '',
+    cliOnlyNote(),
     '',
     optionTable(sharedStartOptsSchema),
     '',
@@ -199,6 +228,7 @@ export function renderApiMd(): string {
     attachments,
     '',
     replaySection,
+    aiSdkSection,
   ].join('\n');
 }
 

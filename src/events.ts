@@ -1,7 +1,7 @@
 // The one event stream every adapter translates into. Types only.
 import type { ErrorCode } from './errors.js';
 
-export type ProviderName = 'claude' | 'codex' | 'copilot' | 'pi';
+export type ProviderName = 'claude' | 'codex' | 'copilot' | 'pi' | 'gemini';
 
 /**
  * What a tool does, the same on every CLI: a policy or a progress view written once against `kind`
@@ -56,6 +56,7 @@ export interface ProviderExtraMap {
   };
   codex: { exitCode?: unknown };
   copilot: { exitCode?: unknown; errorCode?: unknown; refused?: boolean; errorType?: unknown; aborted?: boolean; premiumRequests?: unknown };
+  gemini: { errorType?: unknown; refused?: boolean; cliToolName?: unknown; models?: unknown; toolCalls?: unknown; durationMs?: unknown };
   pi: { parentSession?: unknown; toolCallId?: unknown; toolName?: unknown; details?: unknown; durationMs?: unknown; attempt?: unknown; maxAttempts?: unknown; delayMs?: unknown; success?: unknown };
 }
 
@@ -111,12 +112,19 @@ export interface ToolUseEvent<P extends string = ProviderName> extends EventBase
   tool?: ToolFacts;
 }
 
+/**
+ * A tool's output as the CLI printed it: a string for text (most tools; text blocks are joined), the CLI's
+ * JSON where the output is structured (an image block, a file change, a failed call's error), undefined
+ * when the record has none.
+ */
+export type ToolOutput = string | number | boolean | null | readonly ToolOutput[] | { readonly [key: string]: ToolOutput } | undefined;
+
 export interface ToolResultEvent<P extends string = ProviderName> extends EventBase<P> {
   type: 'tool_result';
   id: string;
   /** Joined from the matching tool_use when the CLI's record does not repeat it. */
   name?: string;
-  output: unknown;
+  output: ToolOutput;
   isError: boolean;
   /** What the tool does, portable across CLIs (from the matching tool_use when the record does not say). */
   tool?: ToolFacts;

@@ -30,6 +30,7 @@ const otherModel: Record<ProviderName, { model: string; requested: string }> = {
   codex: { model: 'gpt-5.4', requested: 'gpt-5.4' },
   copilot: { model: 'other-model', requested: 'other-model' },
   pi: { model: `${PI_FAKE_PROVIDER}/${PI_FAKE_PLAIN_MODEL}`, requested: PI_FAKE_PLAIN_MODEL },
+  gemini: { model: 'gemini-2.5-pro', requested: 'gemini-2.5-pro' },
 };
 
 interface ExpectedTurn {
@@ -194,7 +195,7 @@ async function steerAtToolUse(live: LiveSession<ProviderName>, running: RunStrea
   for await (const event of running) {
     if (event.type !== 'tool_use' || steered) continue;
     steered = true;
-    live.steer(STEER);
+    void live.steer(STEER);
   }
 }
 

@@ -33,6 +33,25 @@ interface Scenario {
 
 const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'run a command' } });
 
+/** Calls of Claude's tools, old names and mode-dependent ones too (the CLI prints a call of any name). */
+const claudeToolKindCalls = [
+  bash('echo kinds'),
+  { name: 'Read', input: { file_path: '/tmp/coderline-kinds/read.txt' } },
+  { name: 'Write', input: { file_path: '/tmp/coderline-kinds/write.txt', content: 'x' } },
+  { name: 'Edit', input: { file_path: '/tmp/coderline-kinds/edit.txt', old_string: 'a', new_string: 'b' } },
+  { name: 'MultiEdit', input: { file_path: '/tmp/coderline-kinds/multi.txt', edits: [{ old_string: 'a', new_string: 'b' }] } },
+  { name: 'NotebookEdit', input: { notebook_path: '/tmp/coderline-kinds/book.ipynb', new_source: 'print(1)' } },
+  { name: 'Glob', input: { pattern: '**/*.ts', path: '/tmp/coderline-kinds' } },
+  { name: 'Grep', input: { pattern: 'TODO', path: '/tmp/coderline-kinds' } },
+  { name: 'LS', input: { path: '/tmp/coderline-kinds' } },
+  { name: 'WebFetch', input: { url: 'http://127.0.0.1:9/page', prompt: 'summarize' } },
+  { name: 'WebSearch', input: { query: 'coderline sdk' } },
+  { name: 'Task', input: { description: 'no prompt: refused before a subagent starts' } },
+  { name: 'TodoWrite', input: { todos: [{ content: 'write tests', status: 'pending', activeForm: 'Writing tests' }] } },
+  { name: 'AskUserQuestion', input: { questions: [] } },
+  { name: 'mcp__fake__echo', input: { text: 'hi' } },
+];
+
 /** Scenarios that need no earlier run. */
 const scenarios: Scenario[] = [
   { name: 'text', script: [{ text: 'Hello from the fake model.' }] },
@@ -96,6 +115,12 @@ const scenarios: Scenario[] = [
   { name: 'retry_then_ok', env: { retries: 2 }, script: [{ kind: 'error', status: 500 }, { text: 'Recovered.' }] },
   { name: 'hang_before_headers', env: { retries: 0, requestTimeoutMs: 3000 }, script: [{ kind: 'hang', after: 'nothing' }] },
   { name: 'bare', opts: { claudeBare: true }, script: [{ text: 'Bare hello.' }] },
+  {
+    // One call of each tool kind, as the CLI prints them (the tool kinds table test reads it); side
+    // requests (a subagent's, a web search's) get the final answer.
+    name: 'tool_kinds',
+    script: (_request, index) => (index === 0 ? { toolCalls: claudeToolKindCalls } : { text: 'Done with the tools.' }),
+  },
   { name: 'resume_unknown', session: { kind: 'resume', sessionId: '00000000-0000-4000-8000-000000000000' }, script: [{ text: 'unused' }] },
   {
     // The `agents` option's subagent, started with the Agent tool in the foreground; it runs Bash.

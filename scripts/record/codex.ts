@@ -72,6 +72,23 @@ const scenarios: Scenario[] = [
     script: [{ toolCalls: [{ name: 'web_search', input: { query: 'coderline sdk' } }] }, { text: 'Searched.' }],
   },
   {
+    name: 'tool-kinds',
+    what: 'one call of each tool the model has, as exec prints them (the tool kinds table test reads it)',
+    opts: { codexSandbox: 'workspace-write' },
+    script: [
+      {
+        toolCalls: [
+          { name: 'exec_command', input: { cmd: 'echo kinds' } },
+          { name: 'apply_patch', custom: true, input: patch },
+          { name: 'web_search', input: { query: 'coderline sdk' } },
+          { name: 'update_plan', input: { plan: [{ step: 'write tests', status: 'pending' }] } },
+          { name: 'view_image', input: { path: 'missing.png' } },
+        ],
+      },
+      { text: 'Done with the tools.' },
+    ],
+  },
+  {
     name: 'two-messages',
     what: 'text and a tool call in one response, then a final answer',
     script: [{ text: 'Let me check.', toolCalls: [{ name: 'exec_command', input: { cmd: 'true' } }] }, { text: 'All good.' }],

@@ -87,6 +87,25 @@ const scenarios: Scenario[] = [
     opts: { permissionPolicy: { mode: 'bypass' } },
   },
   {
+    name: 'tool-kinds',
+    prompt: 'Use every tool',
+    script: [
+      {
+        toolCalls: [
+          bash('echo kinds'),
+          { name: 'view', input: { path: '/tmp/coderline-kinds/read.txt' } },
+          { name: 'create', input: { path: '/tmp/coderline-kinds/write.txt', file_text: 'x' } },
+          { name: 'edit', input: { path: '/tmp/coderline-kinds/write.txt', old_str: 'x', new_str: 'y' } },
+          { name: 'grep', input: { pattern: 'TODO', paths: ['/tmp/coderline-kinds'] } },
+          { name: 'glob', input: { pattern: '**/*.txt', paths: ['/tmp/coderline-kinds'] } },
+          { name: 'task', input: { description: 'no prompt: refused before an agent starts' } },
+        ],
+      },
+      { text: 'Done with the tools.' },
+    ],
+    opts: { permissionPolicy: { deny: ['shell', 'write'] } },
+  },
+  {
     name: 'unknown-tool',
     prompt: 'Use a tool that does not exist',
     script: [{ toolCalls: [{ name: 'no_such_tool', input: {} }] }, { text: 'That tool does not exist.' }],

@@ -4,7 +4,7 @@ import type { ProviderName, SessionTarget } from '../index.js';
 import { flagAliases, optionFlagConfig, optionFlags, optionsFromFlags } from './flags.js';
 import { closestName, UsageError } from './usage-error.js';
 
-export const PROVIDERS: readonly ProviderName[] = ['claude', 'codex', 'copilot', 'pi'];
+export const PROVIDERS: readonly ProviderName[] = ['claude', 'codex', 'copilot', 'pi', 'gemini'];
 
 /** The command's own flags; every other flag is an SDK option (see flags.ts). */
 export const commandFlags = {

@@ -12,6 +12,7 @@ export const callbackOptions = {
   onRawLine: 'set events.raw and read handle.rawLines on the producer instead',
   signal: 'call handle.cancel() instead',
   canUseTool: 'register the policy on the workers (createWorker({ permissionPolicies })) and pass its name',
+  onUserInput: 'a worker has nobody to ask: leave it out (the agent is told that nobody answered)',
 } as const;
 
 /**

@@ -20,18 +20,19 @@ function envWithoutCredentials(path: string): NodeJS.ProcessEnv {
 
 describe('coderline doctor', () => {
   it('reports each installed CLI with its version and the auth variable it would use, never the value', async () => {
-    const env = { ...envWithoutCredentials(`${bin}:${process.env.PATH ?? ''}`), ANTHROPIC_API_KEY: secret, CODEX_API_KEY: secret, OPENAI_API_KEY: secret };
+    const env = { ...envWithoutCredentials(`${bin}:${process.env.PATH ?? ''}`), ANTHROPIC_API_KEY: secret, CODEX_API_KEY: secret, OPENAI_API_KEY: secret, GEMINI_API_KEY: secret };
     const text = await coderline(['doctor'], { env });
     expect(text.code).toBe(0);
     expect(text.stdout).not.toContain(secret);
     const claude = builtInAdapters.claude.versions;
     expect(text.stdout).toMatch(new RegExp(`^claude +2\\.1\\.332 +tested \\(supported ${claude.min.replaceAll('.', '\\.')} – 2\\.1\\.332 \\(tested\\)\\)\n +auth: ANTHROPIC_API_KEY$`, 'm'));
     expect(text.stdout).toMatch(/^codex +0\.171\.0 +tested .*\n +auth: CODEX_API_KEY \(also set: OPENAI_API_KEY\)$/m);
+    expect(text.stdout).toMatch(/^gemini +0\.61\.0 +tested .*\n +auth: GEMINI_API_KEY$/m);
 
     const json = await coderline(['doctor', '--json'], { env });
     expect(json.stdout).not.toContain(secret);
     const entries = JSON.parse(json.stdout) as DoctorEntry[];
-    expect(entries.map((entry) => entry.cli)).toEqual(['claude', 'codex', 'copilot', 'pi']);
+    expect(entries.map((entry) => entry.cli)).toEqual(['claude', 'codex', 'copilot', 'pi', 'gemini']);
     expect(entries.find((entry) => entry.cli === 'copilot')).toMatchObject({ installed: true, version: '1.0.102', state: 'tested' });
     expect(entries.find((entry) => entry.cli === 'claude')?.authVariables).toEqual(['ANTHROPIC_API_KEY']);
   });

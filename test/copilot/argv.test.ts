@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import type { InvocationContext, SessionTarget } from '../../src/core/contract/adapter.js';
 import { CoderError } from '../../src/errors.js';
+import { run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 
 const written: Record<string, string> = {};
@@ -89,6 +90,15 @@ describe('copilot argv', () => {
       '--available-tools=bash', '--available-tools=view',
       '--excluded-tools=fetch',
     ]);
+  });
+
+  it('permissionPolicy.denyKinds excludes every tool of those kinds; with copilotAvailableTools (which voids --excluded-tools) it is refused', async () => {
+    const { args } = await build({ copilotExcludedTools: ['sql'], permissionPolicy: { denyKinds: ['shell'] } });
+    expect(args.filter((arg) => arg.startsWith('--excluded-tools'))).toEqual(['--excluded-tools=sql', '--excluded-tools=bash', '--excluded-tools=write_bash']);
+    await expect(run(copilotAdapter, 'Hi', { executablePath: '/nonexistent/copilot', copilotAvailableTools: ['bash'], permissionPolicy: { denyKinds: ['shell'] } })).rejects.toMatchObject({
+      code: 'invalid_options',
+      message: expect.stringContaining('permissionPolicy.denyKinds cannot hold with copilotAvailableTools'),
+    });
   });
 
   it('writes an MCP config to a private temp file, and passes an @file through', async () => {

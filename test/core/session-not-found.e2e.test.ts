@@ -21,11 +21,12 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const adapters: Record<ProviderName, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter };
+type Cli = Exclude<ProviderName, 'gemini'>;
+const adapters: Record<Cli, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter };
 /** An id of the shape each CLI makes, that no store here holds. */
 const missing = '01a22c6b-0000-7000-8000-000000000000';
 
-async function coderFor(cli: ProviderName) {
+async function coderFor(cli: Cli) {
   const fake = await startFakeModel({ api: fakeApiOf[cli], script: [{ text: 'never sent' }] });
   const cwd = mkdtempSync(join(tmpdir(), `coderline-missing-${cli}-`));
   dirs.push(cwd);

@@ -44,6 +44,7 @@ describe('pi argv', () => {
     // A gated run also ignores the repository's .pi/ (--no-approve): see test/security/project-config.e2e.test.ts.
     expect(piArgs({ allowedTools: ['read', 'bash'], permissionPolicy: { allow: ['bash', 'ls'] } }, NEW).slice(3)).toEqual(['--tools', 'read,bash,ls', '--no-approve']);
     expect(piArgs({ permissionPolicy: { deny: ['bash', 'write'] } }, NEW).slice(3)).toEqual(['--exclude-tools', 'bash,write', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { deny: ['write'], denyKinds: ['shell', 'search'] } }, NEW).slice(3)).toEqual(['--exclude-tools', 'write,bash,grep,find', '--no-approve']);
     expect(piArgs({ permissionPolicy: { mode: 'plan' } }, NEW).slice(3)).toEqual(['--tools', 'read,grep,find,ls', '--no-approve']);
     expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['read', 'bash'] } }, NEW).slice(3)).toEqual(['--tools', 'read', '--no-approve']);
     expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['bash'] } }, NEW).slice(3)).toEqual(['--no-tools', '--no-approve']);

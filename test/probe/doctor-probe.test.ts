@@ -11,8 +11,8 @@ const pinnedPath = pathWithNode22(`${join(repoRoot, 'node_modules', '.bin')}:${p
 const env = { ...process.env, PATH: pinnedPath };
 
 describe('coderline doctor --probe', () => {
-  // Four CLIs' canaries one after another: minutes on a loaded machine.
-  it('reports no drift for any of the four pinned CLIs, and exits 0', async () => {
+  // Five CLIs' canaries one after another: minutes on a loaded machine.
+  it('reports no drift for any of the five pinned CLIs, and exits 0', async () => {
     const result = await coderline(['doctor', '--probe', '--json'], { env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -22,6 +22,7 @@ describe('coderline doctor --probe', () => {
       ['codex', 'tested', true, false],
       ['copilot', 'tested', true, false],
       ['pi', 'tested', true, false],
+      ['gemini', 'tested', true, false],
     ]);
     for (const entry of entries) {
       expect(entry.canaries.map((canary) => [canary.canary, canary.status, canary.errorCode])).toEqual([
@@ -46,8 +47,8 @@ describe('coderline doctor --probe', () => {
 
   it('refuses --cli without --probe, and an unknown CLI', async () => {
     expect((await coderline(['doctor', '--cli', 'claude'], { env })).code).toBe(2);
-    const unknown = await coderline(['doctor', '--probe', '--cli', 'gemini'], { env });
+    const unknown = await coderline(['doctor', '--probe', '--cli', 'nosuchcli'], { env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown CLI "gemini"');
+    expect(unknown.stderr).toContain('unknown CLI "nosuchcli"');
   });
 });

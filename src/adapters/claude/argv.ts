@@ -4,13 +4,15 @@
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
 import { repeatedFlagJoined, rulesSplitByCli } from '../../core/options/flags.js';
-import { isUuid } from '../../schema/ids.js';
+import { isUuid, notWholeSessionId } from '../../schema/ids.js';
 import { readAttachments, type Attachments } from '../../core/options/attachments.js';
 import { bridgedServers } from '../../core/tools/mcp-servers.js';
 import type { ToolBridgeInfo } from '../../core/contract/bridge-info.js';
 import { gatedRun } from '../../core/options/gated-run.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
+import { toolNamesOfKinds } from '../../core/translate/tool-facts.js';
+import { claudeToolCatalog } from './tool-facts.js';
 
 /** Effort levels `--effort` accepts (2.1.197 and 2.1.332). */
 const claudeEfforts: readonly ReasoningEffort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
@@ -61,6 +63,8 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
   if (opts.sessionId !== undefined && !isUuid(opts.sessionId)) {
     issues.push(`sessionId must be a UUID for claude (got "${opts.sessionId}")`);
   }
+  const notWhole = notWholeSessionId(session, 'claude');
+  if (notWhole) issues.push(notWhole);
   if (opts.sessionId !== undefined && session.kind !== 'new' && session.kind !== 'fork') {
     issues.push('sessionId names a new session; it cannot be combined with resume/continue');
   }
@@ -146,7 +150,8 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   const bridged = bridgedServers(bridge).flatMap((server) => (server.own ? server.toolNames.map((name) => `mcp__${server.name}__${name}`) : [`mcp__${server.name}`]));
   const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged];
   args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
-  args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
+  const denied = [...(opts.permissionPolicy?.deny ?? []), ...toolNamesOfKinds(claudeToolCatalog, opts.permissionPolicy?.denyKinds)];
+  args.push(...repeatedFlagJoined('--disallowed-tools', denied));
   const sources = settingSourcesOf(opts);
   if (sources) args.push(`--setting-sources=${sources.join(',')}`);
   value('--system-prompt', opts.systemPrompt);

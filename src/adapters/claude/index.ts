@@ -6,7 +6,9 @@ import { claudeCapabilities, claudeInsteadHints, claudeOwnedFlags } from './capa
 import { claudeDocs } from './docs.js';
 import { claudeLive } from './live.js';
 import { claudePermission } from './permission.js';
-import { createClaudeTranslator } from './translate.js';
+import { claudeToolCatalog } from './tool-facts.js';
+import { claudeTranslation } from './translation.js';
+import { claudeUserInput } from './user-input.js';
 import { claudeVersions } from './versions.js';
 import { claudeSessionStore } from './store.js';
 import { claudeEvents } from './events.js';
@@ -65,8 +67,10 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   canFork: true,
   buildInvocation: buildClaudeInvocation,
   explainExit: explainClaudeExit,
-  createTranslator: createClaudeTranslator,
+  createTranslator: claudeTranslation.createTranslator,
+  toolCatalogs: [claudeToolCatalog],
   permissionPromptTool: claudePermission,
+  userInputPromptTool: claudeUserInput,
   live: claudeLive,
   sessionStore: claudeSessionStore,
 };

@@ -12,6 +12,7 @@ import { claudePermissionModes } from '../../options.js';
 import { buildClaudeInvocation, userMessageWith } from './argv.js';
 import { claudePermission } from './permission.js';
 import { claudeStoreHas } from './store.js';
+import { claudeUserInput } from './user-input.js';
 import { claudeLiveTranslation } from './translation.js';
 import { claudeLiveMinVersion } from './versions.js';
 
@@ -50,8 +51,9 @@ export const claudeLive: LiveSpec = {
     }
     const { args, env } = await buildClaudeInvocation(ctx);
     args.push('--input-format=stream-json');
-    // The CLI asks the host over the pipes only with this; without it, a tool that needs asking is refused.
-    if (ctx.opts.canUseTool) args.push('--permission-prompt-tool=stdio');
+    // The CLI asks the host over the pipes only with this; without it, a tool that needs asking is refused
+    // and AskUserQuestion is disabled ("No such tool available").
+    if (ctx.opts.canUseTool || ctx.opts.onUserInput) args.push('--permission-prompt-tool=stdio');
     return env ? { args, env } : { args };
   },
   // A uuid makes the CLI report the message's `command_lifecycle` (queued, started, completed).
@@ -65,5 +67,9 @@ export const claudeLive: LiveSpec = {
   permission: {
     request: (body) => (isJsonObject(body) && body.subtype === 'can_use_tool' ? claudePermission.request(body) : undefined),
     answer: claudePermission.answer,
+  },
+  userInput: {
+    request: (body) => (isJsonObject(body) && body.subtype === 'can_use_tool' ? claudeUserInput.request(body) : undefined),
+    answer: claudeUserInput.answer,
   },
 };

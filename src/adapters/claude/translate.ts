@@ -1,7 +1,7 @@
 // Claude Code `--output-format stream-json` records → the unified event stream.
 // Pure and deterministic: the same records give the same events (state lives per run only).
 import { classifyApiError, errorCodeForHttpStatus, errorCodeForMessage } from '../../core/translate/api-errors.js';
-import type { TranslatedEvent } from '../../events.js';
+import type { ToolOutput, TranslatedEvent } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
 import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
 import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../schema/json.js';
@@ -9,6 +9,7 @@ import { bridgedToolNameOf } from '../../schema/tool-names.js';
 import { createClaudePlans } from './plans.js';
 import { subagentEvent } from './subagents.js';
 import { runUsageFromResult } from './usage.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 
 /** What the synthetic `assistant` line of a failed API call says the error is (its `error` field). */
@@ -40,8 +41,8 @@ const systemKinds: Record<string, 'retry' | 'status' | 'warning' | 'other'> = {
 };
 
 /** A tool result's content as the user wants it: plain text when it is only text blocks. */
-function toolOutput(content: unknown): unknown {
-  return textOfBlocks(content) ?? content;
+function toolOutput(content: unknown): ToolOutput {
+  return textOfBlocks(content) ?? parsedJson(content);
 }
 
 export function createClaudeTranslator(ctx: TranslatorContext): Translator {

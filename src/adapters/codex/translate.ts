@@ -4,7 +4,8 @@ import { classifyApiError } from '../../core/translate/api-errors.js';
 import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../schema/json.js';
 import { bridgedToolName } from '../../schema/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
-import type { TranslatedEvent, Usage } from '../../events.js';
+import type { ToolOutput, TranslatedEvent, Usage } from '../../events.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 
 /** Item types that are tool calls: `item.started` → tool_use, `item.completed` → tool_result. */
@@ -81,20 +82,20 @@ function mcpOutput(result: unknown): unknown {
   return (isJsonObject(result) ? textOfBlocks(result.content) : undefined) ?? result;
 }
 
-function toolOutcome(item: JsonObject): { output: unknown; isError: boolean; extra?: JsonObject } {
+function toolOutcome(item: JsonObject): { output: ToolOutput; isError: boolean; extra?: JsonObject } {
   const failed = item.status === 'failed';
   switch (item.type) {
     case 'command_execution': {
       const exitCode = typeof item.exit_code === 'number' ? item.exit_code : undefined;
-      return { output: item.aggregated_output, isError: failed || (exitCode !== undefined && exitCode !== 0), extra: { exitCode } };
+      return { output: parsedJson(item.aggregated_output), isError: failed || (exitCode !== undefined && exitCode !== 0), extra: { exitCode } };
     }
     case 'mcp_tool_call':
-      if (isJsonObject(item.error)) return { output: stringOf(item.error.message) ?? item.error, isError: true };
-      return { output: mcpOutput(item.result), isError: failed };
+      if (isJsonObject(item.error)) return { output: stringOf(item.error.message) ?? parsedJson(item.error), isError: true };
+      return { output: parsedJson(mcpOutput(item.result)), isError: failed };
     case 'file_change':
-      return { output: { changes: item.changes }, isError: failed };
+      return { output: parsedJson({ changes: item.changes }), isError: failed };
     default:
-      return { output: { query: item.query, action: item.action }, isError: failed };
+      return { output: parsedJson({ query: item.query, action: item.action }), isError: failed };
   }
 }
 

@@ -20,6 +20,7 @@ import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { emptyUsage, subtractUsage } from '../../core/translate/usage.js';
 import { planItemsOf } from '../../core/translate/plan-items.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 /** The record a prompt's answer becomes: `endsTurn` knows it by its `result`, which no notification has. */
 export function acpAnswerRecord(answer: unknown): unknown {
@@ -169,7 +170,7 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
     }
     const rawOutput = asJsonObject(update.rawOutput);
     const exitCode = shellExitCode(rawOutput);
-    const output = status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput) : (rawOutput?.content ?? textOf(update.content));
+    const output = parsedJson(status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput) : (rawOutput?.content ?? textOf(update.content)));
     const name = toolNames.get(id);
     return [{ type: 'tool_result', id, ...(name ? { name } : {}), output, isError: status === 'failed' || (exitCode !== undefined && exitCode !== 0), raw }];
   }

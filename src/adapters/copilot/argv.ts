@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
 import { bridgedServers } from '../../core/tools/mcp-servers.js';
-import { isUuid } from '../../schema/ids.js';
+import { isUuid, notWholeSessionId } from '../../schema/ids.js';
 import { compareVersions } from '../../core/versions/version.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
 import { rulesSplitByCli } from '../../core/options/flags.js';
@@ -12,6 +12,8 @@ import { gatedRun } from '../../core/options/gated-run.js';
 import type { ResolvedOpts } from '../../options.js';
 import { trustedFolderOf } from './trust.js';
 import { readUsageFile } from './usage-file.js';
+import { toolNamesOfKinds } from '../../core/translate/tool-facts.js';
+import { copilotToolCatalog } from './tool-facts.js';
 
 /** Flags every run gets: JSONL on stdout, and no `ask_user` tool (nobody is there to answer). */
 export const baseArgs = ['--output-format', 'json', '--no-ask-user'] as const;
@@ -37,6 +39,8 @@ export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarge
   if (opts.sessionId && session.kind === 'new' && !isUuid(opts.sessionId)) {
     issues.push(`sessionId "${opts.sessionId}" must be a UUID for Copilot`);
   }
+  const notWhole = notWholeSessionId(session, 'copilot');
+  if (notWhole) issues.push(notWhole);
   const policyMode = opts.permissionPolicy?.mode;
   if (opts.copilotMode && policyMode === 'plan' && opts.copilotMode !== 'plan') {
     issues.push(`copilotMode "${opts.copilotMode}" contradicts permissionPolicy.mode "plan"`);
@@ -45,6 +49,10 @@ export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarge
   // (measured); --allow-url and --deny-url are list flags of the same kind.
   const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
   issues.push(...rulesSplitByCli({ 'allowedTools / permissionPolicy.allow': allowed, 'permissionPolicy.deny': opts.permissionPolicy?.deny, copilotAvailableTools: opts.copilotAvailableTools, copilotExcludedTools: opts.copilotExcludedTools, copilotAllowUrls: opts.copilotAllowUrls, copilotDenyUrls: opts.copilotDenyUrls }, /,/, 'copilot'));
+  // With --available-tools the CLI ignores --excluded-tools: the denied kinds would not hold.
+  if (opts.permissionPolicy?.denyKinds?.length && opts.copilotAvailableTools?.length) {
+    issues.push('permissionPolicy.denyKinds cannot hold with copilotAvailableTools (Copilot then ignores --excluded-tools): leave the tools of those kinds out of copilotAvailableTools instead');
+  }
   if (issues.length) throw new InvalidOptionsError(issues, 'copilot');
 }
 
@@ -139,7 +147,7 @@ export async function copilotOptions(ctx: InvocationContext): Promise<{ args: st
   args.push(...repeated('--allow-url', opts.copilotAllowUrls));
   args.push(...repeated('--deny-url', opts.copilotDenyUrls));
   args.push(...repeated('--available-tools', opts.copilotAvailableTools));
-  args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
+  args.push(...repeated('--excluded-tools', [...(opts.copilotExcludedTools ?? []), ...toolNamesOfKinds(copilotToolCatalog, opts.permissionPolicy?.denyKinds)]));
   args.push(...(await mcpConfigArg(ctx)));
   args.push(...(await mcpServerArgs(ctx)));
   args.push(...(opts.extraArgs ?? []));

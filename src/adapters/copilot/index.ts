@@ -7,7 +7,8 @@ import { copilotDocs } from './docs.js';
 import { explainCopilotExit } from './exit.js';
 import { copilotLive } from './live.js';
 import { copilotSessionStore } from './store.js';
-import { createCopilotTranslator } from './translate.js';
+import { copilotAcpToolCatalog, copilotToolCatalog } from './tool-facts.js';
+import { copilotTranslation } from './translation.js';
 import { copilotVersions } from './versions.js';
 import { copilotEvents } from './events.js';
 
@@ -47,7 +48,8 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   canFork: false,
   buildInvocation: buildCopilotInvocation,
   explainExit: explainCopilotExit,
-  createTranslator: createCopilotTranslator,
+  createTranslator: copilotTranslation.createTranslator,
+  toolCatalogs: [copilotToolCatalog, copilotAcpToolCatalog],
   sessionStore: copilotSessionStore,
   live: copilotLive,
 };

@@ -14,7 +14,8 @@ import { classifyApiError } from '../../core/translate/api-errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { bridgedToolName } from '../../schema/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
-import type { TranslatedEvent, Usage } from '../../events.js';
+import type { ToolOutput, TranslatedEvent, Usage } from '../../events.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 interface CopilotRecord {
   type: string;
@@ -58,11 +59,11 @@ function errorCodeOf(data: JsonObject): ErrorCode {
 }
 
 /** What a finished tool call returned: its content, or the error message when it failed. */
-function toolOutputOf(data: JsonObject): unknown {
+function toolOutputOf(data: JsonObject): ToolOutput {
   const result = asJsonObject(data.result);
-  if (result && 'content' in result) return result.content;
+  if (result && 'content' in result) return parsedJson(result.content);
   const error = asJsonObject(data.error);
-  return error ? error.message : result;
+  return parsedJson(error ? error.message : result);
 }
 
 /**

@@ -9,7 +9,8 @@ import { gatedRun } from '../../core/options/gated-run.js';
 import { NO_APPROVE_SINCE, piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
 import { piDocs } from './docs.js';
 import { piLive } from './live.js';
-import { createPiTranslator } from './translate.js';
+import { piToolCatalog } from './tool-facts.js';
+import { piTranslation } from './translation.js';
 import { piVersions } from './versions.js';
 import { piSessionStore } from './store.js';
 import { piEvents } from './events.js';
@@ -91,7 +92,8 @@ export const piAdapter: AdapterSpec<'pi'> = {
   canFork: true,
   buildInvocation: (ctx) => buildPiInvocation(ctx),
   explainExit: explainPiExit,
-  createTranslator: createPiTranslator,
+  createTranslator: piTranslation.createTranslator,
+  toolCatalogs: [piToolCatalog],
   live: piLive,
   sessionStore: piSessionStore,
 };

@@ -10,12 +10,13 @@
 // - The user's prompt, the system prompt (1.x) and tool results are messages too: never answer text.
 // - Custom tools (MCP, 1.x) are `mcp__coderline__<tool>`, sanitized and sometimes hashed (below);
 //   events carry the user's name, and the CLI's in `extra.cliToolName`.
-import type { TranslatedEvent, Usage } from '../../events.js';
+import type { ToolOutput, TranslatedEvent, Usage } from '../../events.js';
 import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
 import { classifyApiError } from '../../core/translate/api-errors.js';
 import { sha256Hex } from '../../core/translate/sha256.js';
 import { bridgedToolName, toolBridgeServerName } from '../../schema/tool-names.js';
 import { isRecord, textOf, thinkingOf, type PiMessage, type PiRecord, type PiToolResult, type PiUsage } from './records.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 /** Failures pi 0.73–0.75.3 retries on its own (a subset of its pattern; used only without `willRetry`). */
 const RETRYABLE_BEFORE_WILL_RETRY =
@@ -82,11 +83,11 @@ export function piBridgedToolNames(server: string, tools: readonly string[]): st
   });
 }
 
-function toolOutput(result: PiToolResult | undefined): unknown {
+function toolOutput(result: PiToolResult | undefined): ToolOutput {
   if (!result) return undefined;
   const blocks = result.content ?? [];
   // Text is what the model saw; other blocks (images) are kept as they are.
-  return blocks.every((block) => block.type === 'text') ? textOf(blocks) : result;
+  return blocks.every((block) => block.type === 'text') ? textOf(blocks) : parsedJson(result);
 }
 
 /** The error event for a failed assistant message; `fatal` once pi has given up on it. */
@@ -123,6 +124,8 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
   let done = false;
   /** After a retry starts, the deltas streamed so far are void. */
   let resetNext = false;
+  /** User messages of this run so far: the first is its prompt, later ones were pushed in (steer). */
+  let userMessages = 0;
 
   function withReset<E extends TranslatedEvent>(event: E): E {
     if (event.type === 'message' && resetNext) {
@@ -222,6 +225,7 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
       case 'message_update':
         return messageUpdate(record);
       case 'message_end':
+        if (record.message?.role === 'user') return (userMessages += 1) > 1 ? [{ type: 'user_message', text: textOf(record.message.content), raw: record }] : [];
         return record.message?.role === 'assistant' ? assistantEnd(record, record.message) : [];
       case 'tool_execution_start': {
         const name = userToolName(record);

@@ -5,9 +5,11 @@ import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../../options.j
 import type { Attachments } from '../options/attachment-types.js';
 import type { RpcDialect } from './dialect.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission.js';
+import type { UserInputReply, UserInputRequest } from '../../user-input.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import type { ToolBridgeInfo } from './bridge-info.js';
 import type { ScriptStep } from './model-reply.js';
+import type { ToolCatalog } from './tool-catalog.js';
 
 export interface ExitInfo {
   exitCode: number | undefined;
@@ -190,6 +192,11 @@ export interface ProbeSpec {
   toolOpts?: SharedStartOpts;
   /** The exit code of a run whose model call failed: non-zero for most CLIs, 0 where only the records say it. */
   failedRunExit: 'non-zero' | 'zero';
+  /**
+   * `false` where the CLI's records carry no exit code of a shell command: its failing command is a
+   * successful tool result (the failing-tool canary then expects that). Default: an error result.
+   */
+  failedCommandIsError?: false;
   /** How the model answers with `value` as structured output; default: the JSON as its text. */
   structuredAnswer?(value: Record<string, unknown>): ScriptStep[];
 }
@@ -205,6 +212,14 @@ export interface PermissionCodec {
    * then denied and the reason reported as a non-fatal error event.
    */
   refuses?(decision: PermissionDecision): string | undefined;
+}
+
+/** How a CLI asks the user something and reads the answer (for `onUserInput`). */
+export interface UserInputCodec {
+  /** The question in the SDK's shape; undefined when the request is not one. */
+  request(body: unknown): UserInputRequest | undefined;
+  /** The answer the CLI expects for a reply (`body` is the CLI's request, for answers that echo it). */
+  answer(reply: UserInputReply, request: UserInputRequest, body: unknown): unknown;
 }
 
 /** What a live session (`coder.open()`) can do beyond sending turns. */
@@ -251,6 +266,8 @@ export interface LiveConnection {
   observe?(message: unknown): void;
   /** Replaces the spec's codec when a question names what only earlier messages described. */
   permission?: PermissionCodec;
+  /** The CLI's questions to the user (asked before the permission codec sees a request). */
+  userInput?: UserInputCodec;
 }
 
 /**
@@ -282,6 +299,11 @@ export interface LiveSpec {
    * record comes while a pushed message still waits goes on until that message has run too.
    */
   steerStarted?(record: unknown): string | undefined;
+  /**
+   * The CLI's own records show a pushed message where it joins the turn, and the translator makes
+   * them the `user_message` event; otherwise the core emits it once the CLI took the message.
+   */
+  echoesSteer?: boolean;
   /** Whether a record is the last of a turn. */
   endsTurn(record: unknown): boolean;
   /**
@@ -309,6 +331,11 @@ export interface LiveSpec {
   permissionModeBetweenTurns?: boolean;
   /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
   permission: PermissionCodec;
+  /**
+   * Requests from the CLI that ask the user something, answered by `onUserInput` when it is set (they
+   * are looked at first; without onUserInput they go to the permission codec as before).
+   */
+  userInput?: UserInputCodec;
   /**
    * A handshake after the start (e.g. initialize, open a thread or an ACP session); the connection
    * then sends turns and controls instead of `userMessage` and the request bodies above (a connection
@@ -368,11 +395,15 @@ export interface AdapterSpec<P extends string = string> {
    */
   explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
   createTranslator(ctx: TranslatorContext): Translator;
+  /** What the CLI's tools are (the `tool` facts of its events and permission requests), per vocabulary its records use. */
+  toolCatalogs?: readonly ToolCatalog[];
   /**
    * For `canUseTool` on a one-shot run: the CLI calls a tool of the MCP bridge with its permission
    * question and reads the decision from the tool's text (JSON of `answer()`).
    */
   permissionPromptTool?: PermissionCodec;
+  /** For `onUserInput` on a one-shot run: the questions that come through the permission prompt tool (its arguments). */
+  userInputPromptTool?: UserInputCodec;
   /** The CLI's live mode, when it has one. */
   live?: LiveSpec;
   /** The CLI's session store (`coder.listSessions()`, `coder.readSession()`), when it can be read. */
