@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { AdapterSpec, FeatureSupport, LiveFeature } from '../src/core/contract/adapter.js';
+import type { ToolCatalog } from '../src/core/contract/tool-catalog.js';
 import { featureNames, type FeatureName } from '../src/options.js';
 import { builtInAdapters } from '../src/registry.js';
 
@@ -25,6 +26,22 @@ function featureTable(features: string[], columns: AdapterSpec<string>[]): strin
     ['Option', ...columns.map((a) => a.name)],
     features.map((feature) => [`\`${feature}\``, ...columns.map((a) => mark(a.capabilities[feature as FeatureName]))]),
   );
+}
+
+/** A CLI's tool names → kind, and the input fields each fact is read from (src/adapters/<cli>/tool-facts.ts). */
+function toolKindsSection(catalog: ToolCatalog): string[] {
+  const fields = (paths: readonly string[] | undefined) => (paths ?? []).map((path) => `\`${path}\``).join(', ');
+  const entries = Object.entries(catalog.tools);
+  const kinded = entries.filter(([, rule]) => rule.kind !== 'other');
+  const others = entries.filter(([, rule]) => rule.kind === 'other').map(([name]) => `\`${name}\``);
+  // Only the facts some tool of this CLI has a field for.
+  const facts = (['command', 'paths', 'query', 'url', 'server'] as const).filter((fact) => kinded.some(([, rule]) => rule[fact]?.length));
+  const rows = kinded.map(([name, rule]) => [`\`${name}\``, `\`${rule.kind}\``, ...facts.map((fact) => fields(rule[fact]))]);
+  const lines = [`**Tool kinds** of ${catalog.source}, and the input fields each fact is read from:`, '', table(['tool', 'kind', ...facts], rows), ''];
+  const mcp = catalog.mcp ? `MCP tools (${catalog.mcp.spelling}) are kind \`mcp\` with their \`server\`. ` : '';
+  const known = others.length ? `Kind \`other\`: ${others.join(', ')}, and any name not listed.` : 'Any other name is kind `other`.';
+  lines.push(`${mcp}${known}${catalog.note ? ` ${catalog.note}` : ''}`, '');
+  return lines;
 }
 
 export function renderAdaptersMd(): string {
@@ -72,7 +89,7 @@ export function renderAdaptersMd(): string {
   out.push('');
   out.push('## Live sessions (`coder.open()`)');
   out.push('');
-  out.push('One CLI process for many turns; see [docs/live.md](docs/live.md). ❌ in the first row: no live mode (`FeatureNotSupportedError`); below it, a control this CLI\'s live protocol lacks. `canUseTool` is in the shared options table above.');
+  out.push('One CLI process for many turns; see [docs/live.md](docs/live.md). ❌ in the first row: no live mode (`FeatureNotSupportedError`); below it, a control this CLI\'s live protocol lacks. `canUseTool` and `onUserInput` are in the shared options table above.');
   out.push('');
   const liveFeatures: LiveFeature[] = ['open', 'steer', 'interrupt', 'setModel', 'setPermissionMode'];
   out.push(table(
@@ -83,6 +100,23 @@ export function renderAdaptersMd(): string {
       ['fixed at `open()`', ...adapters.map((a) => cell(a.live?.launchOnly.map((key) => `\`${key}\``).join(', ') ?? ''))],
     ],
   ));
+  out.push('');
+  out.push('## Events');
+  out.push('');
+  out.push('The events with one meaning on every CLI that not every CLI prints (docs/events.md has their shapes). ✅: emitted, since the version named, each claim shown by a recorded fixture of that version (test/replay/event-capabilities.test.ts); ❌: not emitted, and why.');
+  out.push('');
+  const eventTypes = ['plan', 'subagent', 'compaction'] as const;
+  out.push(table(
+    ['Event', ...adapters.map((a) => a.name)],
+    eventTypes.map((type) => [
+      `\`${type}\``,
+      ...adapters.map((a) => {
+        const support = a.events?.[type];
+        if (!support) return '❌';
+        return 'none' in support ? `❌ ${cell(support.none)}` : `✅ since ${support.since}: ${cell(support.how)}`;
+      }),
+    ]),
+  ));
   for (const adapter of adapters) {
     const extras = all.filter((f) => cliOnly(f) === extrasPrefix[adapter.name]);
     out.push('');
@@ -92,6 +126,7 @@ export function renderAdaptersMd(): string {
       out.push(table(['Option', 'Maps to'], extras.map((f) => [`\`${f}\``, mark(adapter.capabilities[f as FeatureName])])));
       out.push('');
     }
+    for (const catalog of adapter.toolCatalogs ?? []) out.push(...toolKindsSection(catalog));
     const hints = Object.entries(adapter.insteadHints ?? {});
     if (hints.length) {
       out.push('Unsupported, and what to do instead:');

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { supportedJsonSchema } from '../src/schema/json-schema.js';
 import type * as v from 'valibot';
-import { describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
+import { cliOnlyStartFields, describedOptions, optionSchemas, type OptionSchemaNode } from '../src/options.js';
 
 function typeOf(node: OptionSchemaNode): string {
   switch (node.type) {
@@ -12,8 +12,11 @@ function typeOf(node: OptionSchemaNode): string {
       return typeOf(node.wrapped!);
     case 'picklist':
       return node.options!.map((option) => `'${String(option)}'`).join(' \\| ');
-    case 'array':
-      return `${typeOf(node.item!)}[]`;
+    case 'array': {
+      const item = typeOf(node.item!);
+      // A list of one of several values: `('a' | 'b')[]`, not `'a' | 'b'[]`.
+      return item.includes(' \\| ') ? `(${item})[]` : `${item}[]`;
+    }
     case 'record':
       return `Record<string, ${typeOf(node.value!)}>`;
     case 'union':
@@ -61,11 +64,11 @@ Defaults for every session the coder starts. The working directory is fixed when
 - \`coder.resume(sessionId, startOptions?)\` → \`Session\`: continues that session. Its runs report their own usage even when another process ran the session before: for CLIs that report session totals (Codex, Copilot) the total so far is read from the CLI's store.
 - \`coder.resumeLatest(startOptions?)\` → \`Session\`: continues the CLI's most recent session in the coder's directory.
 - \`coder.listSessions({ allDirectories? }?)\` → \`Promise<SessionInfo[]>\`: the sessions in the CLI's own store (the one the coder's options point it at: CODEX_HOME, CLAUDE_CONFIG_DIR, COPILOT_HOME, pi's session dir), newest first, as \`{ id, title, updatedAt, workingDirectory }\` (\`title\`: the CLI's title or the first prompt; \`updatedAt\`: ISO 8601). Only the coder's working directory unless \`allDirectories: true\`.
-- \`coder.readSession(sessionId)\` → \`Promise<CoderStreamEvent[]>\`: a stored conversation as events — the prompts as \`message\` events with \`role: 'user'\`, the answers, tool calls and results as in a run, every other record as a \`progress\` event (\`raw\` holds it; nothing throws on a record of unknown shape); \`ts\` is the record's own time. Rejects with \`invalid_options\` when the store has no such session, \`FeatureNotSupportedError\` for an adapter without a \`sessionStore\`.
+- \`coder.readSession(sessionId)\` → \`Promise<CoderStreamEvent[]>\`: a stored conversation as events — the prompts as \`message\` events with \`role: 'user'\`, the answers, tool calls and results as in a run, every other record as a \`progress\` event (\`raw\` holds it; nothing throws on a record of unknown shape); \`ts\` is the record's own time. Rejects with \`session_not_found\` when the store has no such session, \`FeatureNotSupportedError\` for an adapter without a \`sessionStore\`.
 - \`coder.open(options?, { sessionId }?)\` → \`Promise<LiveSession>\`: a live session, one CLI process for many turns (see [live.md](live.md)); \`options\` takes start options and the run options that are launch flags; with \`{ sessionId }\` the process continues that session. \`FeatureNotSupportedError\` where the CLI has no live mode.
 - \`coder.close()\` → \`Promise<void>\`: removes the coder's private state (e.g. an isolated config dir).
 
-Session ids — of \`resume()\`, \`open(options, { sessionId })\`, \`readSession()\`, the \`sessionId\` option and a queue job's \`session.resume\` / \`session.fork\` — are 1 to 256 letters, digits, \`.\`, \`_\` or \`-\`, starting and ending with a letter or digit: what the CLIs make (UUIDs; pi's are UUIDv7) and what pi takes for a chosen id. Any other value (one that starts with \`-\` like \`--last\`, holds whitespace or control characters, a path, an empty string) is an \`InvalidOptionsError\` naming where it came from, before anything starts; so is an id a CLI printed that breaks the rule, at the next turn or fork, and \`listSessions()\` leaves out stored sessions whose ids break it. Claude and Copilot take only a UUID for a new session's \`sessionId\`; pi refuses a resumed or forked id that ends in \`.jsonl\` (pi would open it as a file). Each CLI then looks the id up its own way: Codex also by thread name, Copilot by a 7+ character prefix or a session name, pi by a prefix, which coderline does not let through: a pi resume or fork needs an id its store holds whole (\`invalid_options\` before pi starts). An app should pass ids it got from \`RunResult.sessionId\` or \`listSessions()\`.
+Session ids — of \`resume()\`, \`open(options, { sessionId })\`, \`readSession()\`, the \`sessionId\` option and a queue job's \`session.resume\` / \`session.fork\` — are 1 to 256 letters, digits, \`.\`, \`_\` or \`-\`, starting and ending with a letter or digit: what the CLIs make (UUIDs; pi's are UUIDv7) and what pi takes for a chosen id. Any other value (one that starts with \`-\` like \`--last\`, holds whitespace or control characters, a path, an empty string) is an \`InvalidOptionsError\` naming where it came from, before anything starts; so is an id a CLI printed that breaks the rule, at the next turn or fork, and \`listSessions()\` leaves out stored sessions whose ids break it. Claude and Copilot take only a UUID for a new session's \`sessionId\`; pi refuses a resumed or forked id that ends in \`.jsonl\` (pi would open it as a file). Each CLI then looks the id up its own way: Codex also by thread name, Copilot by a 7+ character prefix or a session name, pi by a prefix, which coderline does not let through: a pi resume or fork needs an id its store holds whole (\`session_not_found\` before pi starts). An app should pass ids it got from \`RunResult.sessionId\` or \`listSessions()\`.
 
 ### \`Session\`
 
@@ -77,10 +80,12 @@ Session ids — of \`resume()\`, \`open(options, { sessionId })\`, \`readSession
 ### \`LiveSession\`
 
 - \`live.send(prompt, runOptions?)\` → \`RunStream\`: one turn over the live process, queued behind a running one; the same events and \`RunResult\` as \`session.stream()\`. Run options that are launch flags of this CLI are an \`InvalidOptionsError\` here (pass them to \`open()\`). \`images\` and \`files\` go with the turn they are given to (\`open()\` refuses them); a missing file rejects that turn's \`.result\` with \`InvalidOptionsError\` before anything is written, and the session goes on.
-- \`live.steer(prompt)\`: pushes a message into the running turn; the turn's \`RunResult\` covers what it caused.
+- \`live.steer(prompt)\` → \`Promise<boolean>\`: pushes a message into the running turn; the turn's \`RunResult\` covers what it caused, and its stream gets a \`user_message\` event where the CLI took the message. Resolves \`false\` when it was not taken — no turn running (nothing is sent), or the CLI refused it because the turn had just ended: send it as the next turn then. Throws at once (\`FeatureNotSupportedError\`, \`InvalidOptionsError\`) where the CLI has no steer or the prompt is empty.
 - \`live.interrupt()\` → \`Promise<void>\`: ends the running turn as \`cancelled\`; the session goes on. Aborting a turn's \`signal\` does the same for that turn.
 - \`live.setModel(model)\`, \`live.setPermissionMode(mode)\` → \`Promise<void>\`: for the next turns.
 - \`live.close()\` → \`Promise<void>\`, also \`await using\`: interrupts a running turn, closes stdin, then stops the process group. Later \`send()\`s reject with \`LiveSessionClosedError\`.
+- \`live.busy\` (a turn runs or waits), \`live.queued\` (turns waiting behind the running one).
+- \`live.on('idle', listener)\`, \`live.on('exit', listener)\` → a function that removes the listener: \`idle\` when the last queued turn has ended; \`exit\` with \`{ code, signal, error? }\` (\`LiveExit\`) as soon as the process has ended, also between turns (\`error\`: the \`LiveSessionClosedError\` a later \`send()\` rejects with, unless \`close()\` ended it); a listener added after the end is called at once. A throwing listener is ignored.
 - \`live.id\`, \`live.pid\`, \`live.isOpen\`, \`live.cliVersion\`.
 
 What each CLI's live mode can do is in [adapters.md](../adapters.md); a missing capability is a \`FeatureNotSupportedError\` before anything is sent.
@@ -89,13 +94,17 @@ What each CLI's live mode can do is in [adapters.md](../adapters.md); a missing 
 
 A start option: called for each tool use the CLI asks about, and for each call of a custom tool or of an \`mcpServers\` tool (the tool bridge asks, on every CLI), with \`{ toolName, input, toolUseId?, description?, mcpServer?, mcpTool? }\` (\`mcpServer\` and \`mcpTool\` name a bridge call's server and tool: [docs/tools.md](tools.md#the-gate)); return \`{ behavior: 'allow', updatedInput? }\` or \`{ behavior: 'deny', message? }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`permissionTimeoutMs\` (default 60 s) denies, with a non-fatal \`error\` event. Each question and answer is a \`permission\` event. Types: \`CanUseTool\`, \`PermissionRequest\`, \`PermissionDecision\`.
 
+### \`onUserInput(request, { signal })\`
+
+A start option: called when the agent asks the user something — Claude's \`AskUserQuestion\`, a pi extension's dialog, an MCP elicitation of an \`mcpServers\` server or of a custom tool (\`ctx.elicit()\`) — with \`{ source: 'tool' | 'elicitation' | 'dialog', questions: [{ id, text, options?, multiSelect?, schema? }], server?, toolUseId? }\`; return \`{ answers }\` (by question id) or \`{ decline: true }\` (or a promise of one). A callback that throws, returns something else, or does not answer within \`userInputTimeoutMs\` (default 300 s) tells the agent that nobody answered, with a non-fatal \`error\` event; waiting for it is not a stall. Each question and answer is a \`user_input\` event. Where a CLI or mode cannot carry it (Copilot) it is a \`FeatureNotSupportedError\` before anything starts; what each CLI asks through it, and what the model reads without it: [live.md](live.md#the-agent-asks-the-user-onuserinput). Types: \`OnUserInput\`, \`UserInputRequest\`, \`UserInputQuestion\`, \`UserInputAnswer\`.
+
 ### \`createPool(concurrency)\` → \`Pool\`
 
 \`pool.run(...)\` and \`pool.createCoder(...)\` work like the functions above, but at most \`concurrency\` runs execute at once; \`pool.activeCount()\`, \`pool.pendingCount()\`.
 
 ### \`tool({ name, description, input, handler })\` → \`Tool\`
 
-A tool the agent can call, defined in your process: \`input\` is a schema of any [Standard Schema](https://standardschema.dev) library (zod, valibot, arktype, …): the handler gets validated, typed input. The CLI sees its JSON Schema: the library's own where it provides one (Standard JSON Schema: zod 4.2+, arktype), else the \`inputJsonSchema\` you pass beside it (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) — \`tool()\` throws \`InvalidOptionsError\` when there is neither. \`handler(input, { signal })\` returns text, JSON or MCP content. Pass tools as the \`tools\` option; see [tools.md](tools.md).
+A tool the agent can call, defined in your process: \`input\` is a schema of any [Standard Schema](https://standardschema.dev) library (zod, valibot, arktype, …): the handler gets validated, typed input. The CLI sees its JSON Schema: the library's own where it provides one (Standard JSON Schema: zod 4.2+, arktype), else the \`inputJsonSchema\` you pass beside it (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) — \`tool()\` throws \`InvalidOptionsError\` when there is neither. \`handler(input, { signal, elicit })\` returns text, JSON or MCP content; \`elicit({ message, schema? })\` asks the user through the run's \`onUserInput\` and resolves with \`{ action: 'accept', content }\`, \`{ action: 'decline' }\` or \`{ action: 'cancel' }\` (nobody answered, or no \`onUserInput\`). Pass tools as the \`tools\` option; see [tools.md](tools.md).
 
 ### Helpers
 
@@ -131,6 +140,8 @@ Offline tests of your own agent jobs: the real CLI, answered by a script on 127.
 | \`cliVersion\` | The version \`--version\` reported |
 | \`provider\` | Which CLI ran |
 | \`events\` | Every event, when \`collectEvents\` was set |
+| \`plan\` | \`PlanItem[]\` (\`{ content, status: 'pending' \\| 'in_progress' \\| 'completed' }\`): the plan as the run's last \`plan\` event left it; absent when it wrote none |
+| \`messages\` | \`TranscriptMessage[]\`: the turn's conversation in order, the same shape on every CLI — the prompt (\`role: 'user'\`, with its \`images\` as \`image\` blocks), the assistant's messages (blocks \`text\`, \`reasoning\`, \`tool_use\`; one message per model answer between tool results), the results (\`role: 'tool'\`, \`tool_result\` blocks), messages pushed by \`steer()\`; \`usage\` on a message where the CLI reports it per model call (pi), \`parentToolUseId\` on a subagent's. Whole messages win over the deltas they repeat; texts are redacted like \`text\`. Not carried by the queue's results |
 
 Events are described in [events.md](events.md).
 
@@ -151,6 +162,7 @@ Every error is a \`CoderError\` with a \`code\` and, where it concerns one CLI, 
 | \`OutputValidationError\` | \`invalid_output\` | \`received\`, \`issues\` |
 | \`LiveSessionClosedError\` | \`exit\` | — (the message says how the process ended) |
 | \`CoderError\` | \`aborted\`, \`auth\`, \`rate_limit\`, \`server\`, \`context_too_large\`, \`max_turns\`, \`budget\`, \`protocol\` | — |
+| \`CoderError\` (or \`CliExitError\` when the CLI exited on it) | \`session_not_found\` | — (a resume, fork, live \`open(options, { sessionId })\` or \`readSession()\` named a session the CLI's store does not have: the same code on every CLI, one-shot and live; the message names the id) |
 `;
 
 const structuredOutput = `## Structured output (\`outputSchema\`)
@@ -180,12 +192,20 @@ A subpath that imports no Node built-in (checked: it bundles for the browser wit
 - The event types (\`CoderStreamEvent\` and each event), \`CoderError\`, \`InvalidOptionsError\` (an unknown CLI name), \`FeatureNotSupportedError\`, and the types \`ReplayOptions\`, \`TranslationRef\`, \`SessionTarget\`, \`LineDirection\`.
 `;
 
+/** Which options are one CLI's: the types leave them out for the other CLIs. */
+function cliOnlyNote(): string {
+  const lists = Object.entries(cliOnlyStartFields).map(([cli, table]) => `${cli}: ${Object.keys(table).map((key) => `\`${key}\``).join(', ')}`);
+  return `Options only one CLI has are typed for that CLI alone (\`StartOptsFor<P>\`, \`OneShotOptsFor<P>\`): \`createCoder('claude', { codexSandbox: 'read-only' })\` is a compile error on the key. Options typed for several CLIs (a \`SharedStartOpts\` spread in) still fit; at run time an option the CLI lacks is a \`FeatureNotSupportedError\` before anything starts. ${lists.join('; ')}.`;
+}
+
 export function renderApiMd(): string {
   const { sharedStartOptsSchema, runOptsSchema } = optionSchemas();
   return [
     intro,
     structuredOutput,
     '## Start options (`createCoder`, `coder.start`, `start`, `run`)',
+    '',
+    cliOnlyNote(),
     '',
     optionTable(sharedStartOptsSchema),
     '',

@@ -112,12 +112,19 @@ export interface ToolUseEvent<P extends string = ProviderName> extends EventBase
   tool?: ToolFacts;
 }
 
+/**
+ * A tool's output as the CLI printed it: a string for text (most tools; text blocks are joined), the CLI's
+ * JSON where the output is structured (an image block, a file change, a failed call's error), undefined
+ * when the record has none.
+ */
+export type ToolOutput = string | number | boolean | null | readonly ToolOutput[] | { readonly [key: string]: ToolOutput } | undefined;
+
 export interface ToolResultEvent<P extends string = ProviderName> extends EventBase<P> {
   type: 'tool_result';
   id: string;
   /** Joined from the matching tool_use when the CLI's record does not repeat it. */
   name?: string;
-  output: unknown;
+  output: ToolOutput;
   isError: boolean;
   /** What the tool does, portable across CLIs (from the matching tool_use when the record does not say). */
   tool?: ToolFacts;
@@ -211,7 +218,8 @@ export interface SubagentEvent<P extends string = ProviderName> extends EventBas
   /** On `completed`: how it ended. */
   status?: 'success' | 'error' | 'cancelled';
   message?: string;
-  usage?: Partial<Usage>;
+  /** What the CLI counts of the subagent's work; `totalTokens` where it gives only a sum (Claude). */
+  usage?: Partial<Usage> & { totalTokens?: number };
 }
 
 /** The CLI compacted (summarized) the conversation to fit its context window. */

@@ -5,7 +5,7 @@ import { createLimiter } from './core/session/pool.js';
 import { runOnce as runCore } from './core/session/run-once.js';
 import { Coder, type Limiter, type OutputOf } from './core/session/session.js';
 import type { ProviderName } from './events.js';
-import type { OneShotOpts, SharedStartOpts } from './options.js';
+import type { OneShotOpts, OneShotOptsFor, SharedStartOpts, StartOptsFor } from './options.js';
 import { resolveAdapter, type CliRef } from './registry.js';
 import type { RunResult } from './result.js';
 
@@ -17,26 +17,30 @@ function runOnce<P extends string, O extends OneShotOpts>(cli: CliRef<P>, prompt
   return runCore(resolveAdapter(cli), prompt, options, { limiter });
 }
 
-/** The provider name a result or coder carries: an adapter's own, else any built-in one. */
-type NameOf<C> = C extends AdapterSpec<infer P> ? P : ProviderName;
+/** The provider name a result or coder carries: an adapter's own, or the built-in CLI's name. */
+type NameOf<C> = C extends AdapterSpec<infer P> ? P : C extends ProviderName ? C : ProviderName;
 /**
  * `O` with no key outside `Known`: a generic's bound alone lets `{ model, modle }` through. A stray key's
  * type is never, so the compiler's error sits on that key (one signature: no overload blames the CLI name).
+ * Another CLI's option is stray too when written (`{ codexSandbox: 'read-only' }` for claude), but not when
+ * it only may be there, as in options spread from a `OneShotOpts` shared by several CLIs.
  */
-type KnownKeysOnly<O, Known> = O & { readonly [K in Exclude<keyof O, keyof Known>]: never };
+type KnownKeysOnly<O, Known> = O & {
+  readonly [K in keyof O as K extends keyof Known ? never : K]: K extends keyof OneShotOpts ? (undefined extends O[K] ? O[K] : never) : never;
+};
 
 /** Runs one prompt in a new session and resolves with the result (failed runs resolve too: check `status`). */
-export function run<C extends ProviderName | AdapterSpec<string>, O extends OneShotOpts>(cli: C, prompt: string, options?: KnownKeysOnly<O, OneShotOpts>): Promise<RunResult<OutputOf<O>, NameOf<C>>> {
+export function run<C extends ProviderName | AdapterSpec<string>, O extends OneShotOptsFor<NameOf<C>>>(cli: C, prompt: string, options?: KnownKeysOnly<O, OneShotOptsFor<NameOf<C>>>): Promise<RunResult<OutputOf<O>, NameOf<C>>> {
   return runOnce(cli as unknown as CliRef<NameOf<C>>, prompt, options);
 }
 
 /** A new session on a coder of its own: `close()` it, or `await using` it, to close the coder too. */
-export function start<C extends ProviderName | AdapterSpec<string>>(cli: C, options?: SharedStartOpts): OwnedSession<NameOf<C>> {
+export function start<C extends ProviderName | AdapterSpec<string>>(cli: C, options?: StartOptsFor<NameOf<C>>): OwnedSession<NameOf<C>> {
   return new OwnedSession(coderFor(cli as unknown as CliRef<NameOf<C>>, options));
 }
 
 /** A coder: shared defaults for the sessions it starts, resumes and forks. */
-export function createCoder<C extends ProviderName | AdapterSpec<string>>(cli: C, options?: SharedStartOpts): Coder<NameOf<C>> {
+export function createCoder<C extends ProviderName | AdapterSpec<string>>(cli: C, options?: StartOptsFor<NameOf<C>>): Coder<NameOf<C>> {
   return coderFor(cli as unknown as CliRef<NameOf<C>>, options);
 }
 
@@ -62,15 +66,17 @@ export function createPool(concurrency: number): Pool {
 
 export { Coder, Session, type OutputOf } from './core/session/session.js';
 export { OwnedSession } from './core/session/owned-session.js';
-export type { LiveSession } from './core/live/live.js';
+export type { LiveExit, LiveNotices, LiveSession } from './core/live/live.js';
 export type { CanUseTool, PermissionDecision, PermissionRequest } from './permission.js';
+export type { OnUserInput, UserInputAnswer, UserInputQuestion, UserInputRequest } from './user-input.js';
 export type { PermissionModeName } from './core/options/permission-mode.js';
 export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/contract/adapter.js';
+export type { InputPath, ToolCatalog, ToolRule } from './core/contract/tool-catalog.js';
 export * from './errors.js';
 export type * from './events.js';
-export type { RunResult, RunStatus, RunStream } from './result.js';
+export type { RunResult, RunStatus, RunStream, TranscriptBlock, TranscriptMessage } from './result.js';
 export { featureNames, optionSchemas, reasoningEfforts } from './options.js';
 export { tool } from './tool.js';
-export type { Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';
-export type { FeatureName, OneShotOpts, OutputSchema, ReasoningEffort, RunOpts, SharedStartOpts } from './options.js';
+export type { ElicitRequest, ElicitResult, Tool, ToolCallContext, ToolContent, ToolDefinition, ToolOutput } from './tool.js';
+export type { FeatureName, OneShotOpts, OneShotOptsFor, OutputSchema, ReasoningEffort, RunOpts, SharedStartOpts, StartOptsFor } from './options.js';
 export type { StandardSchemaV1 } from './schema/standard-schema.js';

@@ -7,7 +7,8 @@ import { objectMessage, oneOfMessage, optionIssueMessage } from './schema/option
 import { jsonSchemaProblems } from './schema/json-schema.js';
 import { isStandardSchema, type StandardSchemaV1 } from './schema/standard-schema.js';
 import type { CanUseTool } from './permission.js';
-import type { CoderStreamEvent } from './events.js';
+import type { OnUserInput } from './user-input.js';
+import type { CoderStreamEvent, ToolKind } from './events.js';
 import { isTool, type Tool } from './tool.js';
 import { toolBridgeServerName } from './schema/tool-names.js';
 import { isSessionId, sessionIdRule } from './schema/ids.js';
@@ -76,10 +77,17 @@ const outputSchema = () => v.pipe(
   }),
 );
 
+/**
+ * The tool kinds `permissionPolicy.denyKinds` takes: those whose tools an adapter's catalog names.
+ * Not `mcp` (the user's own MCP config is not all fronted) nor `other` (the unknown tools).
+ */
+export const deniableToolKinds = ['shell', 'read', 'write', 'edit', 'search', 'list', 'fetch', 'web_search', 'task', 'plan', 'ask'] as const satisfies readonly ToolKind[];
+
 const permissionPolicy = () => strictObject({
   mode: optional(picklist(['default', 'plan', 'bypass']), 'plan: read-only; bypass: no permission checks at all'),
   allow: optional(stringList(), 'Tools the agent may use without asking'),
   deny: optional(stringList(), 'Tools the agent must not use'),
+  denyKinds: optional(v.array(picklist(deniableToolKinds), m), 'Tool kinds (tool.kind) the agent must not use: every tool of those kinds the CLI has is denied with its own flags (adapters.md, Tool kinds)'),
 });
 
 /** External MCP servers by name: a program on stdio, or a streamable HTTP endpoint. */
@@ -126,10 +134,11 @@ const coreFields = fields({
   onRawLine: () => optional(fn<(line: string) => void>('onRawLine'), 'Called with every stdout line, before translation'),
   onEvent: () => optional(fn<(event: CoderStreamEvent) => void>('onEvent'), 'Called with every event as it happens'),
   permissionTimeoutMs: () => optional(positiveInt(), 'How long canUseTool may take before the tool use is denied (default 60000)'),
+  userInputTimeoutMs: () => optional(positiveInt(), 'How long onUserInput may take before the agent is told nobody answered (default 300000)'),
 });
 
 /** Options that depend on the CLI: each adapter's capability data says whether and how it honours them. */
-const adapterStartFields = fields({
+const sharedAdapterStartFields = fields({
   model: () => optional(nonEmpty(), 'Model id passed to the CLI'),
   reasoningEffort: () => optional(picklist(reasoningEfforts), 'How hard the model thinks'),
   workingDirectory: () => optional(nonEmpty(), 'The agent works here (default: process.cwd())'),
@@ -144,47 +153,62 @@ const adapterStartFields = fields({
   mcpServers: () => optional(mcpServers(), 'External MCP servers by name: { command, args?, env? } (stdio) or { url, headers? } (streamable HTTP). The host connects to them and the custom-tools bridge serves their tools to the CLI: each call passes permissionPolicy, then canUseTool when set; env and header values never reach the CLI'),
   strictMcpConfig: () => optional(boolean(), "Only mcpServers and the custom-tools bridge: none of the MCP servers of the user's or the project's config (default false: those load too)"),
   canUseTool: () => optional(fn<CanUseTool>('canUseTool'), 'Decides each tool use the CLI asks about: allow (optionally with changed input) or deny (with a message); throwing or timing out denies'),
-  // Claude
-  permissionMode: () => optional(picklist(claudePermissionModes), 'Claude --permission-mode'),
-  settingSources: () => optional(v.array(picklist(['user', 'project', 'local']), m), 'Claude --setting-sources'),
+  onUserInput: () => optional(fn<OnUserInput>('onUserInput'), "Answers what the agent asks the user (the CLI's ask tool, MCP elicitations, a custom tool's ctx.elicit(), pi extension dialogs): { answers } by question id or { decline: true }; throwing or timing out tells the agent nobody answered"),
   isolation: () => optional(picklist(['none', 'strict']), 'strict: a private config dir per coder and no user MCP servers'),
-  agents: () => optional(record(claudeAgent()), 'Claude --agents'),
-  maxBudgetUsd: () => optional(positive(), 'Claude --max-budget-usd'),
-  fallbackModel: () => optional(nonEmpty(), 'Claude --fallback-model: used when the model is overloaded'),
-  claudeBare: () => optional(boolean(), 'Claude --bare'),
-  claudeNoSessionPersistence: () => optional(boolean(), 'Claude --no-session-persistence (the session cannot be resumed)'),
-  // Codex
-  codexReasoningEffort: () => optional(picklist(reasoningEfforts), 'Legacy alias of reasoningEffort for Codex'),
-  codexSandbox: () => optional(picklist(['read-only', 'workspace-write', 'danger-full-access']), 'Codex --sandbox'),
-  codexNetworkAccess: () => optional(boolean(), 'Codex sandbox_workspace_write.network_access'),
-  codexDisablePlugins: () => optional(boolean(), 'Codex --disable plugins'),
-  codexSearch: () => optional(picklist(['disabled', 'cached', 'live']), 'Codex web_search mode'),
-  codexEphemeral: () => optional(boolean(), 'Codex --ephemeral'),
-  codexIgnoreUserConfig: () => optional(boolean(), 'Codex --ignore-user-config'),
-  codexIgnoreRules: () => optional(boolean(), 'Codex --ignore-rules'),
-  codexDangerouslyBypassApprovalsAndSandbox: () => optional(boolean(), 'Codex --dangerously-bypass-approvals-and-sandbox'),
-  codexConfig: () => optional(record(v.custom<TomlValue>(isTomlValue, 'codexConfig values must be strings, finite numbers, booleans, arrays or tables of them')), 'Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
-  codexImages: () => optional(stringList(), 'Legacy alias of images for Codex (--image=FILE, one per image)'),
-  // Copilot
-  copilotMode: () => optional(picklist(['interactive', 'plan', 'autopilot']), 'Copilot --mode'),
-  copilotAgent: () => optional(string(), 'Copilot --agent'),
-  copilotAllowUrls: () => optional(stringList(), 'Copilot --allow-url'),
-  copilotDenyUrls: () => optional(stringList(), 'Copilot --deny-url'),
-  copilotAvailableTools: () => optional(stringList(), 'Copilot --available-tools'),
-  copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
-  copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
-  // Gemini
-  geminiSettings: () => optional(record(v.unknown()), "Gemini settings.json keys for the run (e.g. general.maxAttempts, modelConfigs); the adapter's own keys win: telemetry, privacy, security, ide, tools and mcpServers (use the options for those)"),
-  // Pi
-  piProvider: () => optional(string(), 'Pi --provider'),
-  piModels: () => optional(stringList(), 'Pi --models'),
-  piNoSession: () => optional(boolean(), 'Pi --no-session'),
-  piSessionDir: () => optional(string(), 'Pi --session-dir'),
-  piNoContextFiles: () => optional(boolean(), 'Pi --no-context-files'),
-  piNoExtensions: () => optional(boolean(), 'Pi --no-extensions'),
-  piNoSkills: () => optional(boolean(), 'Pi --no-skills'),
-  piNoPromptTemplates: () => optional(boolean(), 'Pi --no-prompt-templates'),
 });
+
+/**
+ * Options only one CLI has, by CLI: the type of `run`, `start` and `createCoder` for a built-in CLI leaves
+ * out the other CLIs' tables, so `createCoder('claude', { codexSandbox })` is a compile error on the key.
+ */
+export const cliOnlyStartFields = {
+  claude: fields({
+    permissionMode: () => optional(picklist(claudePermissionModes), 'Claude --permission-mode'),
+    settingSources: () => optional(v.array(picklist(['user', 'project', 'local']), m), 'Claude --setting-sources'),
+    agents: () => optional(record(claudeAgent()), 'Claude --agents'),
+    maxBudgetUsd: () => optional(positive(), 'Claude --max-budget-usd'),
+    fallbackModel: () => optional(nonEmpty(), 'Claude --fallback-model: used when the model is overloaded'),
+    claudeBare: () => optional(boolean(), 'Claude --bare'),
+    claudeNoSessionPersistence: () => optional(boolean(), 'Claude --no-session-persistence (the session cannot be resumed)'),
+  }),
+  codex: fields({
+    codexReasoningEffort: () => optional(picklist(reasoningEfforts), 'Legacy alias of reasoningEffort for Codex'),
+    codexSandbox: () => optional(picklist(['read-only', 'workspace-write', 'danger-full-access']), 'Codex --sandbox'),
+    codexNetworkAccess: () => optional(boolean(), 'Codex sandbox_workspace_write.network_access'),
+    codexDisablePlugins: () => optional(boolean(), 'Codex --disable plugins'),
+    codexSearch: () => optional(picklist(['disabled', 'cached', 'live']), 'Codex web_search mode'),
+    codexEphemeral: () => optional(boolean(), 'Codex --ephemeral'),
+    codexIgnoreUserConfig: () => optional(boolean(), 'Codex --ignore-user-config'),
+    codexIgnoreRules: () => optional(boolean(), 'Codex --ignore-rules'),
+    codexDangerouslyBypassApprovalsAndSandbox: () => optional(boolean(), 'Codex --dangerously-bypass-approvals-and-sandbox'),
+    codexConfig: () => optional(record(v.custom<TomlValue>(isTomlValue, 'codexConfig values must be strings, finite numbers, booleans, arrays or tables of them')), 'Codex -c key=value overrides (e.g. a model provider); values are TOML: strings, numbers, booleans, arrays, tables'),
+    codexImages: () => optional(stringList(), 'Legacy alias of images for Codex (--image=FILE, one per image)'),
+  }),
+  copilot: fields({
+    copilotMode: () => optional(picklist(['interactive', 'plan', 'autopilot']), 'Copilot --mode'),
+    copilotAgent: () => optional(string(), 'Copilot --agent'),
+    copilotAllowUrls: () => optional(stringList(), 'Copilot --allow-url'),
+    copilotDenyUrls: () => optional(stringList(), 'Copilot --deny-url'),
+    copilotAvailableTools: () => optional(stringList(), 'Copilot --available-tools'),
+    copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
+    copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
+  }),
+  pi: fields({
+    piProvider: () => optional(string(), 'Pi --provider'),
+    piModels: () => optional(stringList(), 'Pi --models'),
+    piNoSession: () => optional(boolean(), 'Pi --no-session'),
+    piSessionDir: () => optional(string(), 'Pi --session-dir'),
+    piNoContextFiles: () => optional(boolean(), 'Pi --no-context-files'),
+    piNoExtensions: () => optional(boolean(), 'Pi --no-extensions'),
+    piNoSkills: () => optional(boolean(), 'Pi --no-skills'),
+    piNoPromptTemplates: () => optional(boolean(), 'Pi --no-prompt-templates'),
+  }),
+  gemini: fields({
+    geminiSettings: () => optional(record(v.unknown()), "Gemini settings.json keys for the run (e.g. general.maxAttempts, modelConfigs); the adapter's own keys win: telemetry, privacy, security, ide, tools and mcpServers (use the options for those)"),
+  }),
+};
+
+const adapterStartFields = { ...sharedAdapterStartFields, ...cliOnlyStartFields.claude, ...cliOnlyStartFields.codex, ...cliOnlyStartFields.copilot, ...cliOnlyStartFields.pi, ...cliOnlyStartFields.gemini };
 
 /** Per-run options that depend on the CLI. */
 const adapterRunFields = fields({
@@ -281,6 +305,17 @@ export type OneShotOpts = v.InferInput<Schemas['oneShotOptsSchema']>;
 /** Everything one run is given: the coder's and session's defaults merged with the run's own options. */
 export type ResolvedOpts = OneShotOpts;
 
+type CliOnlyTables = typeof cliOnlyStartFields;
+/**
+ * The keys only other CLIs have: none for a CLI without a table of its own (an adapter of the caller's); for
+ * a union of names, the keys none of them has.
+ */
+type OtherClisKeys<P extends string> = [P] extends [keyof CliOnlyTables] ? { [Q in keyof CliOnlyTables]: Q extends P ? never : keyof CliOnlyTables[Q] }[keyof CliOnlyTables] : never;
+/** A coder's or session's options for one CLI: the shared ones and that CLI's own. */
+export type StartOptsFor<P extends string> = Omit<SharedStartOpts, OtherClisKeys<P>>;
+/** A one-shot run's options for one CLI. */
+export type OneShotOptsFor<P extends string> = Omit<OneShotOpts, OtherClisKeys<P>>;
+
 /**
  * The names a capability table is keyed by: every adapter-dependent option, with the permission
  * policy split into the parts a CLI may support separately.
@@ -293,6 +328,7 @@ export function featureNames(): readonly string[] {
     'permissionPolicy.mode=bypass',
     'permissionPolicy.allow',
     'permissionPolicy.deny',
+    'permissionPolicy.denyKinds',
     ...Object.keys(adapterRunFields),
   ];
   return features;
@@ -304,6 +340,7 @@ export type FeatureName =
   | 'permissionPolicy.mode=bypass'
   | 'permissionPolicy.allow'
   | 'permissionPolicy.deny'
+  | 'permissionPolicy.denyKinds'
   | keyof typeof adapterRunFields;
 
 /** The features a set of options asks for (options left undefined or false ask for nothing). */
@@ -316,6 +353,7 @@ export function requestedFeatures(opts: ResolvedOpts): FeatureName[] {
       if (policy.mode === 'plan' || policy.mode === 'bypass') used.push(`permissionPolicy.mode=${policy.mode}`);
       if (policy.allow?.length) used.push('permissionPolicy.allow');
       if (policy.deny?.length) used.push('permissionPolicy.deny');
+      if (policy.denyKinds?.length) used.push('permissionPolicy.denyKinds');
     } else if (featureNames().includes(key)) {
       used.push(key as FeatureName);
     }

@@ -21,7 +21,22 @@ export type ToolOutput =
 export interface ToolCallContext {
   /** Fires when the run is aborted or ends, or the CLI cancels the call. */
   signal: AbortSignal;
+  /**
+   * Asks the user through the run's `onUserInput` (an MCP elicitation, answered on the host on every
+   * CLI): `accept` with the content (matching `schema` when one is given), `decline`, or `cancel`
+   * when nobody answered (no onUserInput, a throw, the timeout, the run ended).
+   */
+  elicit(request: ElicitRequest): Promise<ElicitResult>;
 }
+
+/** What a tool asks the user: a message, and the JSON Schema (an object schema) of the answer's fields. */
+export interface ElicitRequest {
+  message: string;
+  schema?: Readonly<Record<string, unknown>>;
+}
+
+/** The user's answer to an elicitation, in MCP's terms. */
+export type ElicitResult = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 
 export interface ToolDefinition<S extends StandardSchemaV1> {
   /** What the model calls it: letters, digits, `_` and `-`, at most 64 characters. */

@@ -195,7 +195,7 @@ async function steerAtToolUse(live: LiveSession<ProviderName>, running: RunStrea
   for await (const event of running) {
     if (event.type !== 'tool_use' || steered) continue;
     steered = true;
-    live.steer(STEER);
+    void live.steer(STEER);
   }
 }
 

@@ -33,6 +33,25 @@ interface Scenario {
 
 const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'run a command' } });
 
+/** Calls of Claude's tools, old names and mode-dependent ones too (the CLI prints a call of any name). */
+const claudeToolKindCalls = [
+  bash('echo kinds'),
+  { name: 'Read', input: { file_path: '/tmp/coderline-kinds/read.txt' } },
+  { name: 'Write', input: { file_path: '/tmp/coderline-kinds/write.txt', content: 'x' } },
+  { name: 'Edit', input: { file_path: '/tmp/coderline-kinds/edit.txt', old_string: 'a', new_string: 'b' } },
+  { name: 'MultiEdit', input: { file_path: '/tmp/coderline-kinds/multi.txt', edits: [{ old_string: 'a', new_string: 'b' }] } },
+  { name: 'NotebookEdit', input: { notebook_path: '/tmp/coderline-kinds/book.ipynb', new_source: 'print(1)' } },
+  { name: 'Glob', input: { pattern: '**/*.ts', path: '/tmp/coderline-kinds' } },
+  { name: 'Grep', input: { pattern: 'TODO', path: '/tmp/coderline-kinds' } },
+  { name: 'LS', input: { path: '/tmp/coderline-kinds' } },
+  { name: 'WebFetch', input: { url: 'http://127.0.0.1:9/page', prompt: 'summarize' } },
+  { name: 'WebSearch', input: { query: 'coderline sdk' } },
+  { name: 'Task', input: { description: 'no prompt: refused before a subagent starts' } },
+  { name: 'TodoWrite', input: { todos: [{ content: 'write tests', status: 'pending', activeForm: 'Writing tests' }] } },
+  { name: 'AskUserQuestion', input: { questions: [] } },
+  { name: 'mcp__fake__echo', input: { text: 'hi' } },
+];
+
 /** Scenarios that need no earlier run. */
 const scenarios: Scenario[] = [
   { name: 'text', script: [{ text: 'Hello from the fake model.' }] },
@@ -96,7 +115,44 @@ const scenarios: Scenario[] = [
   { name: 'retry_then_ok', env: { retries: 2 }, script: [{ kind: 'error', status: 500 }, { text: 'Recovered.' }] },
   { name: 'hang_before_headers', env: { retries: 0, requestTimeoutMs: 3000 }, script: [{ kind: 'hang', after: 'nothing' }] },
   { name: 'bare', opts: { claudeBare: true }, script: [{ text: 'Bare hello.' }] },
+  {
+    // One call of each tool kind, as the CLI prints them (the tool kinds table test reads it); side
+    // requests (a subagent's, a web search's) get the final answer.
+    name: 'tool_kinds',
+    script: (_request, index) => (index === 0 ? { toolCalls: claudeToolKindCalls } : { text: 'Done with the tools.' }),
+  },
   { name: 'resume_unknown', session: { kind: 'resume', sessionId: '00000000-0000-4000-8000-000000000000' }, script: [{ text: 'unused' }] },
+  {
+    // The `agents` option's subagent, started with the Agent tool in the foreground; it runs Bash.
+    name: 'subagent',
+    opts: { agents: { greeter: { description: 'Greets the user', prompt: 'You greet.' } }, permissionPolicy: { allow: ['Bash'] } },
+    script: [
+      { text: 'Delegating.', toolCalls: [{ name: 'Agent', input: { description: 'Greet the user', prompt: 'Say hi', subagent_type: 'greeter', run_in_background: false } }] },
+      { text: 'Checking.', toolCalls: [bash('echo subagent-ran')], usage: { inputTokens: 30, outputTokens: 7 } },
+      { text: 'Subagent says hi.' },
+      { text: 'The subagent said hi.' },
+    ],
+  },
+  {
+    // 2.1.x plans with TaskCreate / TaskUpdate (TodoWrite is off while its tasks are on).
+    name: 'plan_tasks',
+    script: [
+      { toolCalls: [{ name: 'TaskCreate', input: { subject: 'Write the tests', description: 'Cover the parser', activeForm: 'Writing the tests' } }, { name: 'TaskCreate', input: { subject: 'Fix the bug', description: 'In the parser', activeForm: 'Fixing the bug' } }] },
+      { toolCalls: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress' } }] },
+      { toolCalls: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }] },
+      { text: 'Planned.' },
+    ],
+  },
+  {
+    // CLAUDE_CODE_ENABLE_TASKS=0 brings back TodoWrite, the list as one input.
+    name: 'plan_todo',
+    opts: { extraEnv: { CLAUDE_CODE_ENABLE_TASKS: '0' } },
+    script: [
+      { toolCalls: [{ name: 'TodoWrite', input: { todos: [{ content: 'Write the tests', status: 'in_progress', activeForm: 'Writing the tests' }, { content: 'Fix the bug', status: 'pending', activeForm: 'Fixing the bug' }] } }] },
+      { toolCalls: [{ name: 'TodoWrite', input: { todos: [{ content: 'Write the tests', status: 'completed', activeForm: 'Writing the tests' }, { content: 'Fix the bug', status: 'in_progress', activeForm: 'Fixing the bug' }] } }] },
+      { text: 'Planned.' },
+    ],
+  },
 ];
 
 interface Recorded {
@@ -113,7 +169,7 @@ interface Sandbox {
 }
 
 async function runOnce(dir: string, sandbox: Sandbox, scenario: Scenario): Promise<Recorded> {
-  const opts: ResolvedOpts = { ...sandbox.opts, ...scenario.opts };
+  const opts: ResolvedOpts = { ...sandbox.opts, ...scenario.opts, extraEnv: { ...sandbox.opts.extraEnv, ...scenario.opts?.extraEnv } };
   const outputJsonSchema = scenario.opts?.outputSchema as Record<string, unknown> | undefined;
   const invocation = await buildClaudeInvocation({
     prompt: scenario.prompt ?? 'Please answer.',
@@ -179,6 +235,16 @@ function recordSessions(dir: string): Promise<void> {
   });
 }
 
+/** A turn, then `/compact` on the same session: compact_boundary with the tokens before and after. */
+function recordCompaction(dir: string): Promise<void> {
+  const script: Script = [{ text: 'Noted: apricot.' }, { text: '<summary>The user asked to remember apricot.</summary>' }];
+  return withSandbox(script, {}, async (sandbox) => {
+    const first = await runOnce(dir, sandbox, { name: 'compact_first', script: [], prompt: 'Remember the word apricot.' });
+    if (!first.sessionId) throw new Error('compact_first printed no session id');
+    await runOnce(dir, sandbox, { name: 'compact', script: [], prompt: '/compact', session: { kind: 'resume', sessionId: first.sessionId } });
+  });
+}
+
 /** The binary to record: CLAUDE_RECORD_BIN when set, else the pinned devDependency. */
 function recordBinary(): string {
   const pinned = join(dirname(createRequire(import.meta.url).resolve('@anthropic-ai/claude-code/package.json')), 'bin', 'claude.exe');
@@ -200,4 +266,5 @@ export async function record(): Promise<void> {
     await recordScenario(dir, scenario);
   }
   if (!only || only.includes('session')) await recordSessions(dir);
+  if (!only || only.includes('compact')) await recordCompaction(dir);
 }

@@ -72,6 +72,23 @@ const scenarios: Scenario[] = [
     script: [{ toolCalls: [{ name: 'web_search', input: { query: 'coderline sdk' } }] }, { text: 'Searched.' }],
   },
   {
+    name: 'tool-kinds',
+    what: 'one call of each tool the model has, as exec prints them (the tool kinds table test reads it)',
+    opts: { codexSandbox: 'workspace-write' },
+    script: [
+      {
+        toolCalls: [
+          { name: 'exec_command', input: { cmd: 'echo kinds' } },
+          { name: 'apply_patch', custom: true, input: patch },
+          { name: 'web_search', input: { query: 'coderline sdk' } },
+          { name: 'update_plan', input: { plan: [{ step: 'write tests', status: 'pending' }] } },
+          { name: 'view_image', input: { path: 'missing.png' } },
+        ],
+      },
+      { text: 'Done with the tools.' },
+    ],
+  },
+  {
     name: 'two-messages',
     what: 'text and a tool call in one response, then a final answer',
     script: [{ text: 'Let me check.', toolCalls: [{ name: 'exec_command', input: { cmd: 'true' } }] }, { text: 'All good.' }],
@@ -87,6 +104,22 @@ const scenarios: Scenario[] = [
     what: 'the CLI ignores -c model_turn_limit (why maxTurns is not supported)',
     opts: { codexConfig: { model_turn_limit: 1 } },
     script: [{ toolCalls: [{ name: 'exec_command', input: { cmd: 'true' } }] }, { toolCalls: [{ name: 'exec_command', input: { cmd: 'true' } }] }, { text: 'Two calls later.' }],
+  },
+  {
+    name: 'plan',
+    what: 'update_plan (offered with tools.update_plan.enabled) twice: a todo_list item started, updated, completed',
+    opts: { codexConfig: { 'tools.update_plan.enabled': true } },
+    script: [
+      { toolCalls: [{ name: 'update_plan', input: { explanation: 'Two steps', plan: [{ step: 'Write the tests', status: 'in_progress' }, { step: 'Fix the bug', status: 'pending' }] } }] },
+      { toolCalls: [{ name: 'update_plan', input: { plan: [{ step: 'Write the tests', status: 'completed' }, { step: 'Fix the bug', status: 'in_progress' }] } }] },
+      { text: 'Planned.' },
+    ],
+  },
+  {
+    name: 'compaction-silent',
+    what: 'model_auto_compact_token_limit 1000 and a reply of 5000 input tokens: codex compacts (a model request of its own) and exec prints nothing of it',
+    opts: { codexConfig: { model_auto_compact_token_limit: 1000 } },
+    script: [{ toolCalls: [{ name: 'exec_command', input: { cmd: 'true' } }], usage: { inputTokens: 5000, outputTokens: 10 } }, { text: 'Summary: ran true.' }, { text: 'Done.' }],
   },
   { name: 'error-500', what: '500 with retries 0', script: [{ kind: 'error', status: 500, message: 'boom' }] },
   { name: 'error-500-retry', what: '500 with retries 1: one Reconnecting record', retries: 1, script: [{ kind: 'error', status: 500, message: 'boom' }] },
@@ -224,6 +257,11 @@ export async function record(): Promise<void> {
       { suffix: '-1-new', session: () => ({ kind: 'new' }), prompt: 'Remember 7.' },
       { suffix: '-2-by-id', session: (previous) => ({ kind: 'resume', sessionId: previous ?? 'missing' }), prompt: 'What did I say?' },
       { suffix: '-3-last', session: () => ({ kind: 'continue' }), prompt: 'And again?' },
+    ]);
+  }
+  if (!wanted || wanted.includes('resume-missing')) {
+    await recordScenario(outDir, { name: 'resume-missing', what: 'exec resume of a thread id this CODEX_HOME lacks: exit 1, "no rollout found" on stderr', script: [{ text: 'never' }] }, [
+      { suffix: '', session: () => ({ kind: 'resume', sessionId: '01a22c6b-0000-7000-8000-000000000000' }), prompt: 'Continue.' },
     ]);
   }
   if (!wanted || wanted.includes('fork')) {

@@ -23,6 +23,8 @@ interface Scenario {
   server?: FakeChatOptions;
   /** Send this signal once the first model request has been received and this many ms passed. */
   signalAfterRequest?: { signal: NodeJS.Signals; ms: number };
+  /** The first run's session target (default: a new session). */
+  session?: SessionTarget;
   /** Record a second run that resumes the first one's session (stored as <name>-resume.jsonl). */
   resume?: { prompt: string; script: Script };
 }
@@ -31,6 +33,35 @@ const bash = (command: string, description = 'run a command') => ({ name: 'bash'
 
 const scenarios: Scenario[] = [
   { name: 'text', prompt: 'Say hello', script: [{ text: 'Hello from the fake model.' }] },
+  {
+    // The task tool's subagent (sync), which runs bash: subagent.started/completed around it, its records
+    // carry data.parentToolCallId.
+    name: 'subagent',
+    prompt: 'Delegate it',
+    script: [
+      { toolCalls: [{ name: 'task', input: { name: 'runner', description: 'Run the command', prompt: 'Run echo sub', agent_type: 'task', mode: 'sync' } }] },
+      { toolCalls: [bash('echo subagent-ran', 'run it')] },
+      { text: 'Subagent ran it.' },
+      { text: 'The subagent ran it.' },
+    ],
+    opts: { permissionPolicy: { mode: 'bypass' } },
+  },
+  {
+    // Copilot keeps its plan in the session's SQL `todos` table (the sql tool): no record on stdout.
+    name: 'plan-sql',
+    prompt: 'Plan it',
+    script: [
+      { toolCalls: [{ name: 'sql', input: { description: 'Insert todos', query: "INSERT INTO todos (id, title, status) VALUES ('t1', 'Write the tests', 'in_progress'), ('t2', 'Fix the bug', 'pending')" } }] },
+      { text: 'Planned.' },
+    ],
+    opts: { permissionPolicy: { mode: 'bypass' } },
+  },
+  {
+    name: 'resume-missing',
+    prompt: 'Continue',
+    script: [{ text: 'never' }],
+    session: { kind: 'resume', sessionId: '01a22c6b-0000-7000-8000-000000000000' },
+  },
   {
     name: 'bash-tool',
     prompt: 'Run echo hi',
@@ -54,6 +85,25 @@ const scenarios: Scenario[] = [
     prompt: 'Run two commands',
     script: [{ toolCalls: [bash('echo one'), bash('echo two')] }, { text: 'Both ran.' }],
     opts: { permissionPolicy: { mode: 'bypass' } },
+  },
+  {
+    name: 'tool-kinds',
+    prompt: 'Use every tool',
+    script: [
+      {
+        toolCalls: [
+          bash('echo kinds'),
+          { name: 'view', input: { path: '/tmp/coderline-kinds/read.txt' } },
+          { name: 'create', input: { path: '/tmp/coderline-kinds/write.txt', file_text: 'x' } },
+          { name: 'edit', input: { path: '/tmp/coderline-kinds/write.txt', old_str: 'x', new_str: 'y' } },
+          { name: 'grep', input: { pattern: 'TODO', paths: ['/tmp/coderline-kinds'] } },
+          { name: 'glob', input: { pattern: '**/*.txt', paths: ['/tmp/coderline-kinds'] } },
+          { name: 'task', input: { description: 'no prompt: refused before an agent starts' } },
+        ],
+      },
+      { text: 'Done with the tools.' },
+    ],
+    opts: { permissionPolicy: { deny: ['shell', 'write'] } },
   },
   {
     name: 'unknown-tool',
@@ -194,7 +244,7 @@ export async function record(): Promise<void> {
     if (only && !only.includes(scenario.name)) continue;
     const copilotHome = freshCopilotHome();
     try {
-      const first = await recordRun(outDir, scenario.name, scenario.prompt, scenario.script, scenario, copilotHome, { kind: 'new' });
+      const first = await recordRun(outDir, scenario.name, scenario.prompt, scenario.script, scenario, copilotHome, scenario.session ?? { kind: 'new' });
       if (scenario.resume) {
         if (!first.sessionId) throw new Error(`${scenario.name}: no session id to resume`);
         await recordRun(outDir, `${scenario.name}-resume`, scenario.resume.prompt, scenario.resume.script, scenario, copilotHome, {

@@ -8,6 +8,7 @@ import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import type { ProviderName } from '../../src/events.js';
 import { pathWithNode22 } from '../../src/testing/pi-env.js';
 import { liveCanaryApplies, liveScenarios, runLiveScenario } from '../compat/live.js';
+import { recordLiveMeaning } from './live-meaning.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -25,4 +26,6 @@ export async function recordLive(cli: ProviderName): Promise<void> {
     await writeFile(join(dir, `${scenario.name}.jsonl`), text);
     console.error(`  live/${scenario.name}: ${text.split('\n').length - 2} lines`);
   }
+  // Plans, compactions and subagents, where the live protocol shows them (not canaries of the sweep).
+  await recordLiveMeaning(adapter);
 }

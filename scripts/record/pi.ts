@@ -86,6 +86,25 @@ const scenarios: Scenario[] = [
       { text: 'Done with both.' },
     ],
   },
+  {
+    name: 'tool-kinds',
+    prompt: 'Use every tool.',
+    args: ['--tools', 'read,bash,edit,write,grep,find,ls'],
+    script: [
+      {
+        toolCalls: [
+          { name: 'bash', input: { command: 'echo kinds' } },
+          { name: 'read', input: { path: 'read.txt' } },
+          { name: 'write', input: { path: 'write.txt', content: 'x' } },
+          { name: 'edit', input: { path: 'write.txt', edits: [{ oldText: 'x', newText: 'y' }] } },
+          { name: 'grep', input: { pattern: 'TODO', path: '.' } },
+          { name: 'find', input: { pattern: '*.txt', path: '.' } },
+          { name: 'ls', input: { path: '.' } },
+        ],
+      },
+      { text: 'Done with the tools.' },
+    ],
+  },
   { name: 'error-401', prompt: 'Hi.', script: [{ kind: 'error', status: 401, message: 'Invalid API key' }] },
   { name: 'error-500-persistent', prompt: 'Hi.', script: [{ kind: 'error', status: 500, message: 'upstream exploded' }] },
   { name: 'error-429-persistent', prompt: 'Hi.', script: [{ kind: 'error', status: 429, message: 'slow down', retryAfterSeconds: 0 }] },
@@ -140,7 +159,10 @@ async function version(env: PiEnv): Promise<string> {
 
 export async function record(): Promise<void> {
   let outDir: string | undefined;
+  // PI_SCENARIOS=a,b re-records some scenarios and keeps the others.
+  const only = process.env.PI_SCENARIOS?.split(',');
   for (const scenario of scenarios) {
+    if (only && !only.includes(scenario.name)) continue;
     const server = await startFakeChat(scenario.script);
     const env = await createPiEnv({ serverUrl: server.url, retry: { maxRetries: 1, baseDelayMs: 50 } });
     const cwd = await mkdtemp(join(tmpdir(), 'coderline-pi-cwd-'));

@@ -31,6 +31,12 @@ export interface JobLimits {
   outputSchemaBytes: number;
   /** The deepest nesting of objects and arrays in it (default 32). */
   outputSchemaDepth: number;
+  /**
+   * The largest entry of a job's event stream, as JSON in bytes (default 1 MiB): an event over it loses its
+   * `raw` record, and one still over it (or a raw line over it) becomes a `progress` warning saying so. With
+   * `eventsMaxLen` it bounds what one job's stream holds in Redis and in the worker.
+   */
+  streamEntryBytes: number;
 }
 
 export const DEFAULT_JOB_LIMITS: Readonly<JobLimits> = {
@@ -46,6 +52,7 @@ export const DEFAULT_JOB_LIMITS: Readonly<JobLimits> = {
   attachmentBytes: 20 * 1024 * 1024,
   outputSchemaBytes: 64 * 1024,
   outputSchemaDepth: 32,
+  streamEntryBytes: 1024 * 1024,
 };
 
 /** The worker's limits: its own where it names them (each a positive integer), the defaults elsewhere. */

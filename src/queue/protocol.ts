@@ -12,6 +12,7 @@ export const callbackOptions = {
   onRawLine: 'set events.raw and read handle.rawLines on the producer instead',
   signal: 'call handle.cancel() instead',
   canUseTool: 'register the policy on the workers (createWorker({ permissionPolicies })) and pass its name',
+  onUserInput: 'a worker has nobody to ask: leave it out (the agent is told that nobody answered)',
 } as const;
 
 /**
@@ -69,7 +70,8 @@ export interface WireError {
   provider?: string;
 }
 
-export type WireResult = Omit<RunResult<unknown, string>, 'error' | 'events'> & { error: WireError | undefined };
+/** A result as the queue carries it: not its events, transcript or plan (a job's events are its stream). */
+export type WireResult = Omit<RunResult<unknown, string>, 'error' | 'events' | 'messages' | 'plan'> & { error: WireError | undefined };
 
 /** One entry of a job's event stream. */
 export type StreamEntry =
@@ -92,7 +94,7 @@ export function keysOf(name: string) {
 }
 
 export function toWire(result: RunResult<unknown, string>): WireResult {
-  const { error, events: _events, ...rest } = result;
+  const { error, events: _events, messages: _messages, plan: _plan, ...rest } = result;
   return { ...rest, error: error && { name: error.name, code: error.code, message: error.message, ...(error.provider ? { provider: error.provider } : {}) } };
 }
 

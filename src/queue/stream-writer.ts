@@ -2,9 +2,26 @@
 // per entry, pipelined, while the batch before is in flight), so a CLI faster than Redis queues
 // entries here, never Redis commands. At most `maxLen` entries wait: the stream keeps no more than
 // that anyway, so older ones waiting are dropped as Redis would trim them. A refused write is retried;
-// one refused for good is reported and the rest of the job's events are dropped, never thrown.
+// one refused for good is reported and the rest of the job's events are dropped, never thrown. An entry
+// is at most `maxEntryBytes`: the CLI's output decides how large a line is (32 MiB by default), and the
+// stream keeps `maxLen` of them.
 import type { Redis } from 'ioredis';
 import { STREAM_FIELD, type StreamEntry } from './protocol.js';
+
+/** The entry as JSON, made to fit: an event without its raw record, else a warning in its place. */
+export function entryText(entry: StreamEntry, maxBytes: number, provider: string): string {
+  const text = JSON.stringify(entry);
+  // A JSON string's UTF-8 length is at most three bytes per UTF-16 unit: most entries need no count.
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text) <= maxBytes || entry.t === 'result') return text;
+  const bytes = Buffer.byteLength(text);
+  if (entry.t === 'event') {
+    const slim = JSON.stringify({ t: 'event', event: { ...entry.event, raw: { omitted: 'over the stream entry bound', bytes } } });
+    if (Buffer.byteLength(slim) <= maxBytes) return slim;
+  }
+  const what = entry.t === 'event' ? `a ${entry.event.type} event` : 'a raw line';
+  const warning = { type: 'progress', kind: 'warning', subtype: 'stream_entry_too_large', message: `${what} of ${bytes} bytes was left out: it is over this worker's jobLimits.streamEntryBytes (${maxBytes}); the run's result still has the final answer`, provider, ts: Date.now(), raw: { entry: entry.t, ...(entry.t === 'event' ? { type: entry.event.type } : {}), bytes } };
+  return JSON.stringify({ t: 'event', event: warning });
+}
 
 /** How long to wait before each retry of a refused write (Redis out of memory, a failover, …). */
 const WRITE_RETRY_DELAYS_MS = [100, 500, 2_000] as const;
@@ -30,16 +47,24 @@ export class StreamWriter {
   private failed = false;
   private lastRefusal: Error | undefined;
 
+  private readonly maxLen: number;
+  private readonly maxEntryBytes: number;
+  private readonly provider: string;
+
   constructor(
     private readonly redis: Redis,
     private readonly key: string,
-    private readonly maxLen: number,
+    bounds: { maxLen: number; maxEntryBytes: number; provider: string },
     private readonly onError: (error: Error) => void,
-  ) {}
+  ) {
+    this.maxLen = bounds.maxLen;
+    this.maxEntryBytes = bounds.maxEntryBytes;
+    this.provider = bounds.provider;
+  }
 
   push(entry: StreamEntry): void {
     if (this.failed) return;
-    this.pending.push(JSON.stringify(entry));
+    this.pending.push(entryText(entry, this.maxEntryBytes, this.provider));
     if (this.pending.length > this.maxLen) this.pending.splice(0, this.pending.length - this.maxLen);
     this.flushing ??= this.flush();
   }

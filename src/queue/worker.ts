@@ -213,7 +213,7 @@ export function createWorker(config: WorkerConfig): CoderWorker {
       const errorEvents: CoderStreamEvent<string>[] = [];
       try {
         data = checkedJobData(job.data);
-        writer = new StreamWriter(redis, keys.stream(id), data.events.maxLen, onError);
+        writer = new StreamWriter(redis, keys.stream(id), { maxLen: data.events.maxLen, maxEntryBytes: limits.streamEntryBytes, provider: data.cli }, onError);
         const events = writer;
         // BullMQ starts a job again when its worker stopped renewing its lock (killed, lost): readers learn
         // that here, as after a retried error, and can drop that attempt's partial text. Starts that ended

@@ -27,6 +27,11 @@ describe('claude argv', () => {
     expect(args).not.toContain('--help me');
   });
 
+  it('permissionPolicy.denyKinds: every tool of those kinds is disallowed, after the deny rules', async () => {
+    const { args } = await invocation({ permissionPolicy: { deny: ['Write'], denyKinds: ['shell', 'search'] } });
+    expect(args.filter((arg) => arg.startsWith('--disallowed-tools'))).toEqual(['--disallowed-tools=Write', '--disallowed-tools=Bash', '--disallowed-tools=Glob', '--disallowed-tools=Grep']);
+  });
+
   it('maps every universal option and Claude extra to its flag', async () => {
     const { args } = await invocation(
       {

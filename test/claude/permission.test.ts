@@ -32,7 +32,7 @@ describe('claude run() with canUseTool (real binary, MCP permission prompt tool)
     const result = await run(claudeAdapter, 'Touch it.', { ...opts, collectEvents: true, canUseTool: (request) => (seen.push(request), { behavior: 'allow' }) });
     expect(result.status).toBe('success');
     expect(existsSync(join(workDir, 'allowed.txt'))).toBe(true);
-    expect(seen).toEqual([expect.objectContaining({ toolName: 'Bash', toolUseId: 'toolu_run_1', input: expect.objectContaining({ command: 'touch allowed.txt' }) })]);
+    expect(seen).toEqual([expect.objectContaining({ toolName: 'Bash', toolUseId: 'toolu_run_1', input: expect.objectContaining({ command: 'touch allowed.txt' }), tool: { kind: 'shell', name: 'Bash', command: 'touch allowed.txt' } })]);
     expect(result.events?.filter((e) => e.type === 'permission')).toMatchObject([{ phase: 'request' }, { phase: 'decision', decision: 'allow' }]);
     expect(toldModel(model.requests[1])?.is_error ?? false).toBe(false);
   });

@@ -203,7 +203,7 @@ describe.each(versions)('claude %s fixtures', (version) => {
     ['error_500', 'server'],
     ['error_context_too_large', 'context_too_large'],
     ['hang_before_headers', 'server'],
-    ['resume_unknown', 'invalid_options'],
+    ['resume_unknown', 'session_not_found'],
   ])('%s → one fatal %s error and done status error', (scenario, code) => {
     expect(has(scenario)).toBe(true);
     const { fatal, done } = replay(version, scenario);

@@ -166,7 +166,7 @@ describe('codex e2e (real binary)', () => {
     try {
       const result = await coder.resume('01a22c6b-0000-7000-8000-000000000000').run('Continue.');
       expect(result.status).toBe('error');
-      expect(result.error?.code).toBe('invalid_options');
+      expect(result.error?.code).toBe('session_not_found');
       expect(result.error?.message).toContain('no rollout found for thread id');
       expect(fake.requests).toHaveLength(0);
     } finally {

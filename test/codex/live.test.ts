@@ -115,7 +115,7 @@ describe('codex live session (real binary, fake Responses server)', () => {
       const live = await open({ ...opts, canUseTool: (request) => (seen.push(request), { behavior: 'allow', updatedInput: { changes: [] } }) });
       const result = await live.send('Patch it.', { collectEvents: true }).result;
       expect(result.status).toBe('success');
-      expect(seen).toMatchObject([{ toolName: 'file_change', toolUseId: 'call_patch', input: { changes: [{ path: join(workDir, 'patched.txt'), kind: 'add' }] } }]);
+      expect(seen).toMatchObject([{ toolName: 'file_change', toolUseId: 'call_patch', input: { changes: [{ path: join(workDir, 'patched.txt'), kind: 'add' }] }, tool: { kind: 'edit', paths: [join(workDir, 'patched.txt')] } }]);
       expect(existsSync(join(workDir, 'patched.txt'))).toBe(false);
       expect(result.events?.find((e) => e.type === 'error')).toMatchObject({ fatal: false, message: expect.stringContaining('codex cannot run a changed input') });
       expect(result.events?.find((e) => e.type === 'permission' && e.phase === 'decision')).toMatchObject({ decision: 'deny' });

@@ -32,6 +32,7 @@ it('extraArgs: --output-last-message writes the answer to a file, placed before 
 it('extraArgs: -c is refused (codexConfig sets it), and fallbackModel is not supported', async () => {
   const { model, opts } = await setup([{ text: 'never' }]);
   await expect(run(codexAdapter, 'Hi', { ...opts, extraArgs: ['-c', 'model="x"'] })).rejects.toMatchObject({ code: 'invalid_options', issues: [expect.stringContaining('-c ')] });
+  // @ts-expect-error: fallbackModel is Claude's; what is checked here is the refusal a JavaScript caller gets
   await expect(run(codexAdapter, 'Hi', { ...opts, fallbackModel: 'gpt-5' })).rejects.toBeInstanceOf(FeatureNotSupportedError);
   expect(model.requests).toHaveLength(0);
 });

@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { CODEX_VERSION, fixtureLines, fixtureMeta, replay, types } from './fixtures.js';
 import { ofType } from '../support/events.js';
 import { describeCompatReplay } from '../support/compat-replay.js';
@@ -148,9 +149,9 @@ describe(`codex ${CODEX_VERSION} replay`, () => {
     expect(fixtureMeta('resume-3-last').args.slice(-3)).toEqual(['resume', '--last', '-']);
   });
 
-  it('a resume that comes back with another thread id is a fatal error', () => {
+  it('a resume that comes back with another thread id is a fatal session_not_found: the thread was not found where it was looked for', () => {
     const events = replay('resume-2-by-id', {}, { kind: 'resume', sessionId: '00000000-0000-0000-0000-000000000000' });
-    expect(ofType(events, 'error')[0]).toMatchObject({ fatal: true, code: 'protocol', message: expect.stringContaining('new thread') });
+    expect(ofType(events, 'error')[0]).toMatchObject({ fatal: true, code: 'session_not_found', message: expect.stringContaining('new thread') });
   });
 
   it('fork starts a new thread id', () => {
@@ -158,6 +159,29 @@ describe(`codex ${CODEX_VERSION} replay`, () => {
     const fork = ofType(replay('fork-2-fork'), 'init')[0]?.sessionId;
     expect(fork).toBeDefined();
     expect(fork).not.toBe(parent);
+  });
+
+  it('update_plan: a plan event per todo_list record, done steps completed, the rest pending (exec drops in_progress)', () => {
+    const plans = ofType(replay('plan'), 'plan').map((event) => event.items);
+    expect(plans).toEqual([
+      [{ content: 'Write the tests', status: 'pending' }, { content: 'Fix the bug', status: 'pending' }],
+      [{ content: 'Write the tests', status: 'completed' }, { content: 'Fix the bug', status: 'pending' }],
+      [{ content: 'Write the tests', status: 'completed' }, { content: 'Fix the bug', status: 'pending' }],
+    ]);
+  });
+
+  it('an auto-compaction is not printed by exec: the fixture shows a model request more than events', () => {
+    const events = replay('compaction-silent');
+    expect(ofType(events, 'compaction')).toEqual([]);
+    expect(fixtureMeta('compaction-silent')).toMatchObject({ exitCode: 0 });
+    expect((fixtureMeta('compaction-silent') as { modelRequests?: number }).modelRequests).toBe(3);
+    expect(ofType(events, 'message').map((event) => event.text)).toEqual(['Done.']);
+  });
+
+  it('a resume of a thread the store lacks prints nothing: the exit explains it as session_not_found', () => {
+    expect(fixtureLines('resume-missing')).toEqual([]);
+    const meta = fixtureMeta('resume-missing');
+    expect(codexAdapter.explainExit?.({ exitCode: meta.exitCode ?? undefined, signal: undefined, stderrTail: meta.stderr.join('\n') })).toMatchObject({ code: 'session_not_found' });
   });
 
   it('replay is deterministic for every fixture', () => {

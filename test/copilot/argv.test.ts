@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import type { InvocationContext, SessionTarget } from '../../src/core/contract/adapter.js';
 import { CoderError } from '../../src/errors.js';
+import { run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 
 const written: Record<string, string> = {};
@@ -91,6 +92,15 @@ describe('copilot argv', () => {
     ]);
   });
 
+  it('permissionPolicy.denyKinds excludes every tool of those kinds; with copilotAvailableTools (which voids --excluded-tools) it is refused', async () => {
+    const { args } = await build({ copilotExcludedTools: ['sql'], permissionPolicy: { denyKinds: ['shell'] } });
+    expect(args.filter((arg) => arg.startsWith('--excluded-tools'))).toEqual(['--excluded-tools=sql', '--excluded-tools=bash', '--excluded-tools=write_bash']);
+    await expect(run(copilotAdapter, 'Hi', { executablePath: '/nonexistent/copilot', copilotAvailableTools: ['bash'], permissionPolicy: { denyKinds: ['shell'] } })).rejects.toMatchObject({
+      code: 'invalid_options',
+      message: expect.stringContaining('permissionPolicy.denyKinds cannot hold with copilotAvailableTools'),
+    });
+  });
+
   it('writes an MCP config to a private temp file, and passes an @file through', async () => {
     const config = { mcpServers: { tools: { command: 'node', args: ['server.js'], env: { TOKEN: 'secret' } } } };
     const { args } = await build({ copilotAdditionalMcpConfig: config });
@@ -132,7 +142,7 @@ describe('copilot argv', () => {
     expect(check({ copilotMode: 'autopilot', permissionPolicy: { mode: 'plan' } })).toThrow(CoderError);
     // A session started with a chosen id resumes it on its next turn.
     expect(check({ sessionId: 'x' }, { kind: 'resume', sessionId: 'x' })).not.toThrow();
-    expect(copilotAdapter.explainExit!({ exitCode: 1, signal: undefined, stderrTail: "Error: No session or task matched 'x'." })).toMatchObject({ code: 'invalid_options' });
+    expect(copilotAdapter.explainExit!({ exitCode: 1, signal: undefined, stderrTail: "Error: No session or task matched 'x'." })).toMatchObject({ code: 'session_not_found' });
     expect(check({ copilotMode: 'plan', permissionPolicy: { mode: 'plan' } })).not.toThrow();
     expect(check({ sessionId: 'my-name' })).toThrow(/UUID/);
     expect(check({ sessionId: '0CB916DB-26AA-40F2-86B5-1BA81B225FD2' })).not.toThrow();
@@ -145,7 +155,7 @@ describe('copilot argv', () => {
   it('explains failed exits from stderr', () => {
     const explain = (stderrTail: string) => copilotAdapter.explainExit!({ exitCode: 1, signal: undefined, stderrTail });
     expect(explain('No such agent: nope, available: ')).toMatchObject({ code: 'invalid_options' });
-    expect(explain("Error: No session, task, or name matched 'x'")).toMatchObject({ code: 'invalid_options' });
+    expect(explain("Error: No session, task, or name matched 'x'")).toMatchObject({ code: 'session_not_found' });
     expect(explain('Error: No authentication information found.')).toMatchObject({ code: 'auth' });
     expect(explain('something else')).toBeUndefined();
   });

@@ -1,6 +1,6 @@
 // extraArgs is guarded by each adapter's ownedFlags: the list must name every flag its invocation
 // builder can emit, so a caller cannot pass a second --output-format or a session flag behind its back.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,14 @@ const uuid = '0b7d5a3e-0c1f-4d7e-9a57-7d1a4f3c2b10';
 /** pi resumes and forks only a session its store holds: one for id-1. */
 const piSessionDir = mkdtempSync(join(tmpdir(), 'coderline-extra-args-pi-'));
 writeFileSync(join(piSessionDir, '2026-01-01T00-00-00-000Z_id-1.jsonl'), '');
-afterAll(() => rmSync(piSessionDir, { recursive: true, force: true }));
+/** gemini resumes only a session its store (under HOME) holds: one for id-1. */
+const geminiHome = mkdtempSync(join(tmpdir(), 'coderline-extra-args-gemini-'));
+mkdirSync(join(geminiHome, '.gemini', 'tmp', 'w', 'chats'), { recursive: true });
+writeFileSync(join(geminiHome, '.gemini', 'tmp', 'w', 'chats', 'session-2026-01-01T00-00-id-1.jsonl'), '{"sessionId":"id-1"}\n');
+afterAll(() => {
+  rmSync(piSessionDir, { recursive: true, force: true });
+  rmSync(geminiHome, { recursive: true, force: true });
+});
 
 /** As many flags as each builder can emit at once (contradicting options are split in two sets). */
 const maximal: Record<ProviderName, SharedStartOpts[]> = {
@@ -34,8 +41,8 @@ const maximal: Record<ProviderName, SharedStartOpts[]> = {
     { permissionPolicy: { mode: 'plan' }, piSessionDir },
   ],
   gemini: [
-    { model: 'm', addDirs: ['/a'], allowedTools: ['read_file'], permissionPolicy: { mode: 'plan', deny: ['glob'] }, sessionId: uuid, systemPrompt: 's', strictMcpConfig: true, isolation: 'strict' },
-    { permissionPolicy: { mode: 'bypass' } },
+    { model: 'm', addDirs: ['/a'], allowedTools: ['read_file'], permissionPolicy: { mode: 'plan', deny: ['glob'] }, sessionId: uuid, systemPrompt: 's', strictMcpConfig: true, extraEnv: { HOME: geminiHome } },
+    { permissionPolicy: { mode: 'bypass' }, extraEnv: { HOME: geminiHome } },
   ],
 };
 
@@ -77,6 +84,7 @@ describe('extraArgs guard', () => {
 
   it('fallbackModel is Claude only: FeatureNotSupportedError elsewhere', async () => {
     for (const cli of ['codex', 'copilot', 'pi'] as const) {
+      // @ts-expect-error: the compiler refuses it too; this checks what a JavaScript caller gets
       await expect(run(cli, 'hi', { executablePath: '/nonexistent/cli', fallbackModel: 'x' })).rejects.toBeInstanceOf(FeatureNotSupportedError);
     }
   });

@@ -68,9 +68,13 @@ describe.each(clis)('%s session history (real binary, fake model)', (cli) => {
       'assistant: Noted banana.',
     ]);
     const toolUse = conversation.find((event) => event.type === 'tool_use');
-    expect(toolUse).toMatchObject({ name: shell.name });
-    expect(JSON.stringify(conversation.find((event) => event.type === 'tool_result'))).toContain('stored-history');
-    await expect(coder.readSession('00000000-0000-4000-8000-000000000000')).rejects.toThrow(/no stored session/);
+    // The stored call has the portable facts a live one has; its result, joined by id, too.
+    const facts = { kind: 'shell', name: shell.name, command: 'echo stored-history' };
+    expect(toolUse).toMatchObject({ name: shell.name, tool: facts });
+    const toolResult = conversation.find((event) => event.type === 'tool_result');
+    expect(toolResult).toMatchObject({ tool: facts });
+    expect(JSON.stringify(toolResult)).toContain('stored-history');
+    await expect(coder.readSession('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'session_not_found', message: expect.stringMatching(/no stored session/) });
 
     // A process that never ran the session: nothing in memory, the store must tell the total so far.
     const host = join(import.meta.dirname, '..', 'support', 'host-resume.ts');

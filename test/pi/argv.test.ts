@@ -44,6 +44,7 @@ describe('pi argv', () => {
     // A gated run also ignores the repository's .pi/ (--no-approve): see test/security/project-config.e2e.test.ts.
     expect(piArgs({ allowedTools: ['read', 'bash'], permissionPolicy: { allow: ['bash', 'ls'] } }, NEW).slice(3)).toEqual(['--tools', 'read,bash,ls', '--no-approve']);
     expect(piArgs({ permissionPolicy: { deny: ['bash', 'write'] } }, NEW).slice(3)).toEqual(['--exclude-tools', 'bash,write', '--no-approve']);
+    expect(piArgs({ permissionPolicy: { deny: ['write'], denyKinds: ['shell', 'search'] } }, NEW).slice(3)).toEqual(['--exclude-tools', 'write,bash,grep,find', '--no-approve']);
     expect(piArgs({ permissionPolicy: { mode: 'plan' } }, NEW).slice(3)).toEqual(['--tools', 'read,grep,find,ls', '--no-approve']);
     expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['read', 'bash'] } }, NEW).slice(3)).toEqual(['--tools', 'read', '--no-approve']);
     expect(piArgs({ permissionPolicy: { mode: 'plan', allow: ['bash'] } }, NEW).slice(3)).toEqual(['--no-tools', '--no-approve']);
@@ -101,7 +102,7 @@ describe('pi argv', () => {
     expect(piAdapter.parseVersion('file:///x/cli.js:2\nSyntaxError: …enableCompileCache\n\nNode.js v20.20.2\n')).toBeUndefined();
     expect(piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: 'Error: Unknown option: --exclude-tools' })).toMatchObject({ code: 'version_unsupported' });
     expect(piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: 'No API key found for the selected model.' })).toMatchObject({ code: 'auth' });
-    expect(piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: "No session found matching 'nope'" })).toMatchObject({ code: 'invalid_options' });
+    expect(piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: "No session found matching 'nope'" })).toMatchObject({ code: 'session_not_found' });
     expect(
       piAdapter.explainExit?.({ exitCode: 1, signal: undefined, stderrTail: "SyntaxError: The requested module 'node:module' does not provide an export named 'enableCompileCache'" }),
     ).toMatchObject({ code: 'version_unsupported', message: expect.stringContaining('22.19') });

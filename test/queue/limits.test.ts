@@ -5,9 +5,13 @@
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import type { CoderStreamEvent } from '../../src/index.js';
 import { createWorker } from '../../src/queue/index.js';
+import { cleanupAfterTest } from '../support/cleanup.js';
 import { markerPath, markingPrompt, newQueue, ran, rawJob } from '../support/queue-jobs.js';
+import { testRedis } from '../support/redis.js';
 import { startWorkerProcess } from '../support/queue-workers.js';
 
 async function strictWorker(name: string, extra: Record<string, unknown> = {}) {
@@ -101,5 +105,36 @@ describe('a job holds no more of a worker than the worker allows (issue 29, seco
 
   it('a bound that is no positive integer fails createWorker at once', () => {
     expect(() => createWorker({ connection: { host: '127.0.0.1', port: 1, lazyConnect: true }, name: 'x', handleSignals: false, jobLimits: { attempts: 0 } })).toThrow(/jobLimits\.attempts must be a positive integer/);
+  });
+});
+
+describe("a job's event stream holds entries of a bounded size (what the CLI prints decides a line's size)", () => {
+  it('an event over jobLimits.streamEntryBytes loses its raw record, a raw line over it becomes a warning, the result stays whole', async () => {
+    const { queue, name } = newQueue();
+    await strictWorker(name, { jobLimits: { streamEntryBytes: 50_000 } });
+    // The agent prints one 300 kB record (a file it read, a web page): with raw lines on, the stream would
+    // hold it twice, and a worker's eventsMaxLen of them is gigabytes in Redis.
+    const prompt = JSON.stringify([{ bigLine: 300_000 }, { out: { type: 'message', text: 'm'.repeat(80_000) } }, { out: { type: 'done', text: 'finished' } }]);
+    const handle = await queue.enqueue('scripted', prompt, {}, { events: { raw: true } });
+    const events: CoderStreamEvent<string>[] = [];
+    for await (const event of handle.events) events.push(event);
+    const raw: string[] = [];
+    for await (const line of handle.rawLines) raw.push(line);
+    expect(await handle.result).toMatchObject({ status: 'success', text: 'finished' });
+
+    const big = events.find((event) => event.type === 'progress' && event.subtype === 'big');
+    expect(big?.raw).toMatchObject({ omitted: 'over the stream entry bound' });
+    expect((big?.raw as { bytes: number }).bytes).toBeGreaterThan(300_000);
+    const warnings = events.filter((event) => event.type === 'progress' && event.subtype === 'stream_entry_too_large');
+    // The raw big line, the 80 kB message (over the bound without its raw too) and its raw line.
+    expect(warnings.map((event) => (event.raw as { entry: string; type?: string }).type ?? 'raw line').sort()).toEqual(['message', 'raw line', 'raw line']);
+    expect(warnings[0]).toMatchObject({ provider: 'scripted', kind: 'warning' });
+    expect(raw.length).toBeGreaterThan(0);
+
+    const redis = new Redis(testRedis());
+    cleanupAfterTest(() => redis.disconnect());
+    const entries = await redis.xrange(`coderline:${name}:events:${handle.id}`, '-', '+');
+    expect(entries.length).toBeGreaterThan(3);
+    for (const [, fields] of entries) expect(Buffer.byteLength(fields[1]!)).toBeLessThanOrEqual(50_000);
   });
 });

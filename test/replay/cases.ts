@@ -20,7 +20,9 @@ const jsonlIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((fil
 export function replayCases(): ReplayCase[] {
   return (Object.entries(pinned) as Array<[Cli, string]>).flatMap(([cli, version]) => {
     const dir = join(fixtures, cli, version);
-    const oneShot = jsonlIn(dir).map((file): ReplayCase => {
+    // A run that printed nothing (a resume of a missing id: the CLI says why on stderr only) has nothing to replay.
+    const printed = jsonlIn(dir).filter((file) => readFileSync(join(dir, file), 'utf8').trim() !== '');
+    const oneShot = printed.map((file): ReplayCase => {
       const metaFile = join(dir, file.replace(/\.jsonl$/, '.meta.json'));
       // pi's fixtures have no meta file: their runs were new sessions with no options a translator reads.
       const meta = (existsSync(metaFile) ? JSON.parse(readFileSync(metaFile, 'utf8')) : {}) as { opts?: OneShotOpts; session?: Replay.SessionTarget };

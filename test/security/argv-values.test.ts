@@ -120,7 +120,7 @@ describe('pi: an id is not a prefix', () => {
       writeFileSync(join(dir, `2026-12-03T18-00-00-000Z_${id}.jsonl`), '');
       // The attacker: resume("0"), which pi 1.6.0 ran as the newest session whose id starts with "0".
       for (const session of [{ kind: 'resume', sessionId: '0' }, { kind: 'fork', sessionId: id.slice(0, 8) }] as const) {
-        await expect(argsOf(piAdapter, { piSessionDir: dir }, session)).rejects.toMatchObject({ code: 'invalid_options', message: expect.stringContaining(`pi found no session "${session.sessionId}"`) });
+        await expect(argsOf(piAdapter, { piSessionDir: dir }, session)).rejects.toMatchObject({ code: 'session_not_found', message: expect.stringContaining(`pi found no session "${session.sessionId}"`) });
       }
       expect(await argsOf(piAdapter, { piSessionDir: dir }, { kind: 'resume', sessionId: id })).toEqual(expect.arrayContaining(['--session', id]));
     } finally {

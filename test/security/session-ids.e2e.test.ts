@@ -115,12 +115,12 @@ describe('pi (real binary): an id pi would open as a path', () => {
     const startsBefore = starts(log).length;
     // The attacker: resume("0") — every UUIDv7 starts with 0 — to continue whichever session is there.
     for (const prefix of ['0', first.sessionId!.slice(0, 8)]) {
-      await expect(coder.resume(prefix).run('x')).rejects.toMatchObject({ code: 'invalid_options', message: expect.stringContaining(`pi found no session "${prefix}"`) });
+      await expect(coder.resume(prefix).run('x')).rejects.toMatchObject({ code: 'session_not_found', message: expect.stringContaining(`pi found no session "${prefix}"`) });
     }
     expect(starts(log)).toHaveLength(startsBefore);
     expect(fake.requests).toHaveLength(1);
     // And the live process likewise.
-    await expect(coder.open({}, { sessionId: '0' })).rejects.toMatchObject({ code: 'invalid_options' });
+    await expect(coder.open({}, { sessionId: '0' })).rejects.toMatchObject({ code: 'session_not_found' });
     expect(starts(log)).toHaveLength(startsBefore);
   });
 });

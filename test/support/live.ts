@@ -47,7 +47,7 @@ export async function resumeBothWays<P extends string>(adapter: AdapterSpec<P>, 
   const first = await live.send('Remember quince.').result;
   await live.close();
   const oneShot = await coder.resume(first.sessionId!).run('What was it?');
-  const again = await coder.open({}, { sessionId: first.sessionId! });
+  const again = await coder.open(undefined, { sessionId: first.sessionId! });
   cleanupAfterTest(() => again.close());
   return { first, oneShot, reopened: await again.send('And now?').result };
 }

@@ -70,9 +70,10 @@ describe('the tool bridge gate, against a caller that is not the CLI', () => {
     const got = await standInCalls(bridge, 'wipe');
     expect(got.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('not today') }] });
     expect(ran).toEqual([]);
-    expect(seen).toEqual([expect.objectContaining({ toolName: 'wipe', mcpServer: 'coderline', mcpTool: 'wipe', input: {} })]);
+    const tool = { kind: 'mcp', name: 'wipe', server: 'coderline' };
+    expect(seen).toEqual([expect.objectContaining({ toolName: 'wipe', tool, mcpServer: 'coderline', mcpTool: 'wipe', input: {} })]);
     await gate.settled();
-    expect(events.filter((event) => event.type === 'permission').map((event) => event.type === 'permission' && event.phase)).toEqual(['request', 'decision']);
+    expect(events.filter((event) => event.type === 'permission').map((event) => event.type === 'permission' && [event.phase, event.tool])).toEqual([['request', tool], ['decision', tool]]);
     expect(bridgeCalls(events)).toEqual([expect.objectContaining({ extra: expect.objectContaining({ decision: 'deny', decidedBy: 'canUseTool', inCliRecords: false }) })]);
   });
 

@@ -11,6 +11,8 @@ import type { ToolBridgeInfo } from '../../core/contract/bridge-info.js';
 import { gatedRun } from '../../core/options/gated-run.js';
 import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
+import { toolNamesOfKinds } from '../../core/translate/tool-facts.js';
+import { claudeToolCatalog } from './tool-facts.js';
 
 /** Effort levels `--effort` accepts (2.1.197 and 2.1.332). */
 const claudeEfforts: readonly ReasoningEffort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
@@ -146,7 +148,8 @@ export async function buildClaudeInvocation(ctx: InvocationContext): Promise<Inv
   const bridged = bridgedServers(bridge).flatMap((server) => (server.own ? server.toolNames.map((name) => `mcp__${server.name}__${name}`) : [`mcp__${server.name}`]));
   const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? []), ...bridged];
   args.push(...repeatedFlagJoined('--allowed-tools', [...new Set(allowed)]));
-  args.push(...repeatedFlagJoined('--disallowed-tools', opts.permissionPolicy?.deny));
+  const denied = [...(opts.permissionPolicy?.deny ?? []), ...toolNamesOfKinds(claudeToolCatalog, opts.permissionPolicy?.denyKinds)];
+  args.push(...repeatedFlagJoined('--disallowed-tools', denied));
   const sources = settingSourcesOf(opts);
   if (sources) args.push(`--setting-sources=${sources.join(',')}`);
   value('--system-prompt', opts.systemPrompt);

@@ -6,9 +6,12 @@ import { claudeCapabilities, claudeInsteadHints, claudeOwnedFlags } from './capa
 import { claudeDocs } from './docs.js';
 import { claudeLive } from './live.js';
 import { claudePermission } from './permission.js';
-import { createClaudeTranslator } from './translate.js';
+import { claudeToolCatalog } from './tool-facts.js';
+import { claudeTranslation } from './translation.js';
+import { claudeUserInput } from './user-input.js';
 import { claudeVersions } from './versions.js';
 import { claudeSessionStore } from './store.js';
+import { claudeEvents } from './events.js';
 
 /** Failures the CLI explains only on stderr, before any stdout record. */
 function explainClaudeExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
@@ -17,8 +20,9 @@ function explainClaudeExit(exit: ExitInfo): { code: ErrorCode; message: string }
   if (/requires --verbose|unknown option|error: option/i.test(stderr)) {
     return { code: 'version_unsupported', message: 'claude rejected its command line; is the installed version supported?' };
   }
-  if (/No conversation found with session ID/i.test(stderr)) {
-    return { code: 'invalid_options', message: 'claude found no session with that id (resume needs the same config dir and working directory).' };
+  const missing = /No conversation found with session ID:?\s*(\S*)/i.exec(stderr);
+  if (missing) {
+    return { code: 'session_not_found', message: `claude found no session "${missing[1]}" (resume needs the same config dir and working directory).` };
   }
   return undefined;
 }
@@ -31,6 +35,7 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   versions: claudeVersions,
   parseVersion: (output) => /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: claudeCapabilities,
+  events: claudeEvents,
   ownedFlags: claudeOwnedFlags,
   insteadHints: claudeInsteadHints,
   validate: validateClaudeOptions,
@@ -62,8 +67,10 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
   canFork: true,
   buildInvocation: buildClaudeInvocation,
   explainExit: explainClaudeExit,
-  createTranslator: createClaudeTranslator,
+  createTranslator: claudeTranslation.createTranslator,
+  toolCatalogs: [claudeToolCatalog],
   permissionPromptTool: claudePermission,
+  userInputPromptTool: claudeUserInput,
   live: claudeLive,
   sessionStore: claudeSessionStore,
 };

@@ -6,10 +6,13 @@
 // the compatibility sweep's live canaries pass on every swept version from claudeLiveMinVersion on.
 import type { LiveSpec } from '../../core/contract/adapter.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
+import { CoderError } from '../../errors.js';
 import { pickPermissionMode, type PermissionModeMapping } from '../../core/options/permission-mode.js';
 import { claudePermissionModes } from '../../options.js';
 import { buildClaudeInvocation, userMessageWith } from './argv.js';
 import { claudePermission } from './permission.js';
+import { claudeStoreHas } from './store.js';
+import { claudeUserInput } from './user-input.js';
 import { claudeLiveTranslation } from './translation.js';
 import { claudeLiveMinVersion } from './versions.js';
 
@@ -41,10 +44,16 @@ export const claudeLive: LiveSpec = {
   minVersion: claudeLiveMinVersion,
   launchOnly: ['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns'],
   async buildInvocation(ctx) {
+    // The CLI would start and fail only the first turn: a session that is in no project of the store
+    // fails open() instead, as a refused handshake does on the other CLIs.
+    if (ctx.session.kind === 'resume' && !(await claudeStoreHas(ctx, ctx.session.sessionId))) {
+      throw new CoderError('session_not_found', `claude found no session "${ctx.session.sessionId}" in its store (resume needs the same config dir)`, { provider: 'claude' });
+    }
     const { args, env } = await buildClaudeInvocation(ctx);
     args.push('--input-format=stream-json');
-    // The CLI asks the host over the pipes only with this; without it, a tool that needs asking is refused.
-    if (ctx.opts.canUseTool) args.push('--permission-prompt-tool=stdio');
+    // The CLI asks the host over the pipes only with this; without it, a tool that needs asking is refused
+    // and AskUserQuestion is disabled ("No such tool available").
+    if (ctx.opts.canUseTool || ctx.opts.onUserInput) args.push('--permission-prompt-tool=stdio');
     return env ? { args, env } : { args };
   },
   // A uuid makes the CLI report the message's `command_lifecycle` (queued, started, completed).
@@ -58,5 +67,9 @@ export const claudeLive: LiveSpec = {
   permission: {
     request: (body) => (isJsonObject(body) && body.subtype === 'can_use_tool' ? claudePermission.request(body) : undefined),
     answer: claudePermission.answer,
+  },
+  userInput: {
+    request: (body) => (isJsonObject(body) && body.subtype === 'can_use_tool' ? claudeUserInput.request(body) : undefined),
+    answer: claudeUserInput.answer,
   },
 };

@@ -3,8 +3,10 @@
 // The answer is `{behavior: 'allow', updatedInput}` or `{behavior: 'deny', message}`.
 import type { PermissionCodec } from '../../core/contract/adapter.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
+import { withAskedToolFacts } from '../../core/translate/tool-facts.js';
+import { claudeToolCatalog } from './tool-facts.js';
 
-export const claudePermission: PermissionCodec = {
+export const claudePermission: PermissionCodec = withAskedToolFacts(claudeToolCatalog, {
   request(body) {
     if (!isJsonObject(body)) return undefined;
     const toolName = stringOf(body.tool_name);
@@ -23,4 +25,4 @@ export const claudePermission: PermissionCodec = {
     decision.behavior === 'allow'
       ? { behavior: 'allow', updatedInput: decision.updatedInput ?? request.input }
       : { behavior: 'deny', message: decision.message ?? 'The host denied this tool use.' },
-};
+});

@@ -7,7 +7,7 @@ import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/con
 import { asJsonObject, stringOf } from '../../schema/json.js';
 import { cliStateDir, eventsOfRecords, filesUnder, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
 import type { TranslatedEvent } from '../../events.js';
-import { createClaudeTranslator } from './translate.js';
+import { claudeTranslation } from './translation.js';
 
 const transcripts = async (ctx: StoreContext) => filesUnder(join(await cliStateDir(ctx, 'CLAUDE_CONFIG_DIR', true, '.claude'), 'projects'), (name) => name.endsWith('.jsonl'));
 
@@ -29,6 +29,11 @@ async function summary(file: string): Promise<SessionInfo> {
   return { id: basename(file, '.jsonl'), title: titleOf(prompt), updatedAt: await modifiedAt(file), workingDirectory: stringOf(asJsonObject(withCwd)?.cwd) };
 }
 
+/** Whether any project of the store holds a transcript of this session (the CLI looks in the cwd's). */
+export async function claudeStoreHas(ctx: StoreContext, sessionId: string): Promise<boolean> {
+  return (await transcripts(ctx)).some((path) => basename(path) === `${sessionId}.jsonl`);
+}
+
 export const claudeSessionStore: SessionStoreSpec = {
   async list(ctx, cwd) {
     return summarize(await transcripts(ctx), summary, cwd);
@@ -36,7 +41,7 @@ export const claudeSessionStore: SessionStoreSpec = {
   async read(ctx, sessionId) {
     const file = (await transcripts(ctx)).find((path) => basename(path) === `${sessionId}.jsonl`);
     if (!file) return undefined;
-    const translator = createClaudeTranslator({ opts: {} });
+    const translator = claudeTranslation.createTranslator({ opts: {} });
     return eventsOfRecords(await readJsonLines(file), (record): TranslatedEvent[] => {
       const prompt = promptOf(record);
       if (prompt !== undefined) return [{ type: 'message', role: 'user', text: prompt, delta: false, raw: record }];

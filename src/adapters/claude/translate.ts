@@ -1,12 +1,15 @@
 // Claude Code `--output-format stream-json` records → the unified event stream.
 // Pure and deterministic: the same records give the same events (state lives per run only).
 import { classifyApiError, errorCodeForHttpStatus, errorCodeForMessage } from '../../core/translate/api-errors.js';
-import type { TranslatedEvent } from '../../events.js';
+import type { ToolOutput, TranslatedEvent } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
 import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
 import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../schema/json.js';
 import { bridgedToolNameOf } from '../../schema/tool-names.js';
+import { createClaudePlans } from './plans.js';
+import { subagentEvent } from './subagents.js';
 import { runUsageFromResult } from './usage.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 
 /** What the synthetic `assistant` line of a failed API call says the error is (its `error` field). */
@@ -34,13 +37,12 @@ const systemKinds: Record<string, 'retry' | 'status' | 'warning' | 'other'> = {
   permission_denied: 'warning',
   ui_invalidate: 'other',
   commands_changed: 'other',
-  compact_boundary: 'other',
   hook_response: 'other',
 };
 
 /** A tool result's content as the user wants it: plain text when it is only text blocks. */
-function toolOutput(content: unknown): unknown {
-  return textOfBlocks(content) ?? content;
+function toolOutput(content: unknown): ToolOutput {
+  return textOfBlocks(content) ?? parsedJson(content);
 }
 
 export function createClaudeTranslator(ctx: TranslatorContext): Translator {
@@ -52,6 +54,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
   let currentMessageId: string | undefined;
   let deltasSinceMessageStart = false;
   let resetPending = false;
+  const plans = createClaudePlans();
 
   function progress(raw: unknown, kind: 'retry' | 'status' | 'warning' | 'tool_output' | 'unknown' | 'other', subtype?: string, message?: string, extra?: JsonObject): TranslatedEvent {
     const event: TranslatedEvent = { type: 'progress', kind, raw };
@@ -95,8 +98,24 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
       if (status !== undefined) warning.httpStatus = status;
       return [progress(record, 'retry', 'system/api_retry', message), warning];
     }
+    if (subtype === 'compact_boundary') return [compaction(record, 'completed')];
+    if (subtype === 'status' && record.status === 'compacting') return [compaction(record, 'started')];
+    // 2.1.197 refuses to compact a short conversation ("Not enough messages to compact.").
+    if (subtype === 'status' && record.compact_result === 'failed') return [progress(record, 'warning', 'system/status', stringOf(record.compact_error) ?? 'compaction failed')];
+    const subagent = subagentEvent(subtype, record);
+    if (subagent) return [subagent];
     const kind = systemKinds[subtype];
     return [progress(record, kind ?? 'unknown', `system/${subtype}`, stringOf(record.status) ?? stringOf(record.message))];
+  }
+
+  /** `/compact` or the CLI's own: `status: compacting` first, then `compact_boundary` with its metadata. */
+  function compaction(record: JsonObject, phase: 'started' | 'completed'): TranslatedEvent {
+    const event: Extract<TranslatedEvent, { type: 'compaction' }> = { type: 'compaction', phase, raw: record };
+    const metadata = isJsonObject(record.compact_metadata) ? record.compact_metadata : {};
+    if (metadata.trigger === 'auto' || metadata.trigger === 'manual') event.trigger = metadata.trigger;
+    if (typeof metadata.pre_tokens === 'number') event.tokensBefore = metadata.pre_tokens;
+    if (typeof metadata.post_tokens === 'number') event.tokensAfter = metadata.post_tokens;
+    return event;
   }
 
   function assistant(record: JsonObject): TranslatedEvent[] {
@@ -132,7 +151,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
           bridgedCliNames.set(toolId, cliName);
           event.extra = { cliToolName: cliName };
         }
-        events.push(event);
+        events.push(event, ...plans.toolUse(toolId, cliName, block.input, record));
       } else {
         events.push(progress(record, 'unknown', `assistant/${stringOf(block.type) ?? 'block'}`));
       }
@@ -155,7 +174,7 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
       toolNames.delete(id);
       bridgedCliNames.delete(id);
       if (cliName !== undefined) event.extra = { cliToolName: cliName };
-      events.push(event);
+      events.push(event, ...plans.toolResult(id, event.isError, record.tool_use_result, record));
     }
     if (events.length) return events;
     // Text the CLI itself adds to the conversation (e.g. the structured-output reminder).
@@ -239,29 +258,37 @@ export function createClaudeTranslator(ctx: TranslatorContext): Translator {
   function failureCode(subtype: string, status: number | undefined, message: string): ErrorCode {
     const byName = resultSubtypeCodes[subtype];
     if (byName) return byName;
-    if (/No conversation found/i.test(message)) return 'invalid_options';
+    if (/No conversation found/i.test(message)) return 'session_not_found';
     return errorCodeForHttpStatus(status) ?? syntheticError?.code ?? errorCodeForMessage(message) ?? (subtype === 'success' ? 'server' : 'exit');
+  }
+
+  function translate(record: JsonObject): TranslatedEvent[] {
+    switch (record.type) {
+      case 'system':
+        return system(record);
+      case 'assistant':
+        return assistant(record);
+      case 'user':
+        return user(record);
+      case 'stream_event':
+        return streamEvent(record);
+      case 'result':
+        return result(record);
+      case 'rate_limit_event':
+        return [progress(record, 'status', 'rate_limit_event')];
+      default:
+        return [progress(record, 'unknown', stringOf(record.type))];
+    }
   }
 
   return {
     translate(record: unknown): TranslatedEvent[] {
       if (!isJsonObject(record)) return [progress(record, 'unknown')];
-      switch (record.type) {
-        case 'system':
-          return system(record);
-        case 'assistant':
-          return assistant(record);
-        case 'user':
-          return user(record);
-        case 'stream_event':
-          return streamEvent(record);
-        case 'result':
-          return result(record);
-        case 'rate_limit_event':
-          return [progress(record, 'status', 'rate_limit_event')];
-        default:
-          return [progress(record, 'unknown', stringOf(record.type))];
-      }
+      const events = translate(record);
+      // A subagent's own records name the tool use that started it.
+      const parent = stringOf(record.parent_tool_use_id);
+      if (parent) for (const event of events) event.parentToolUseId = parent;
+      return events;
     },
   };
 }

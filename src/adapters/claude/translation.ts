@@ -3,6 +3,8 @@
 import type { LiveTranslation, TranslationSpec } from '../../core/contract/adapter.js';
 import type { RpcDialect } from '../../core/contract/dialect.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
+import { withToolFacts } from '../../core/translate/tool-facts.js';
+import { claudeToolCatalog } from './tool-facts.js';
 import { createClaudeTranslator } from './translate.js';
 
 /** `control_request` / `control_response` / `control_cancel_request`, matched by `request_id`. */
@@ -33,4 +35,8 @@ export const claudeLiveTranslation: LiveTranslation = {
   endsTurn: (record) => isJsonObject(record) && record.type === 'result',
 };
 
-export const claudeTranslation: TranslationSpec<'claude'> = { name: 'claude', createTranslator: createClaudeTranslator, live: claudeLiveTranslation };
+export const claudeTranslation: TranslationSpec<'claude'> = {
+  name: 'claude',
+  createTranslator: (ctx) => withToolFacts(claudeToolCatalog, createClaudeTranslator(ctx)),
+  live: claudeLiveTranslation,
+};

@@ -40,6 +40,10 @@ export const codexCapabilities: CapabilityTable = {
   strictSchema: { level: 'native', how: '--output-schema (sent to the model API as json_schema strict:true)' },
   // `codex exec --json` prints whole items only: there are no deltas to stream.
   streamPartialMessages: { level: 'best-effort', how: 'ignored by codex exec --json (whole messages only); in a live session: item/agentMessage/delta and reasoning summary deltas' },
+  onUserInput: {
+    level: 'best-effort',
+    how: 'elicitations only: those of `tools` (ctx.elicit) and `mcpServers`, live and one-shot, answered by the tool bridge on the host. Codex\'s own ask tool, request_user_input, is offered to the model but 0.171.0 answers it "request_user_input is unavailable in Default mode" (it belongs to Codex\'s Plan collaboration mode, an experimental app-server API the SDK does not switch on), with or without onUserInput',
+  },
   canUseTool: {
     level: 'native',
     how: 'live sessions only: the thread\'s approval policy is "untrusted", under which Codex asks the host about every command and file change (item/commandExecution/requestApproval, item/fileChange/requestApproval), answered accept or decline. No deny message reaches the model (it reads "rejected by user"); a changed input is refused (declined, with a non-fatal error event). Calls of `tools` and of `mcpServers` are asked by the tool bridge on the host, whoever makes them (toolName mcp__<server>__<tool>, or a custom tool\'s name; mcpServer and mcpTool set), once. MCP servers of the user\'s own config.toml are not fronted and follow their own approval config (not verified here)',
@@ -58,6 +62,7 @@ export const codexInsteadHints: Partial<Record<FeatureName, string>> = {
     'codex exec runs one turn per call and has no limit on model calls within it (0.171.0 ignores -c model_turn_limit). Bound the run with `signal` or `stallTimeoutMs` instead.',
   allowedTools: 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
   'permissionPolicy.allow': 'Codex has no per-tool allow list; choose a sandbox (codexSandbox or permissionPolicy.mode) instead.',
+  'permissionPolicy.denyKinds': 'Codex has no per-tool deny flag (0.171.0: its shell, file changes and web search are always offered); decide by tool.kind in canUseTool on a live session (every command and file change is asked), or choose a sandbox (codexSandbox or permissionPolicy.mode).',
   sessionId: 'Codex picks the thread id itself; read RunResult.sessionId and resume with it.',
   files: 'Codex takes only images as attachments (codex exec --image, app-server localImage; 0.171.0 has no file or document input); put the file in the working directory and name its path in the prompt, the agent reads it.',
   strictMcpConfig: "Codex has no switch that drops only the configured MCP servers (-c merges into config.toml); codexIgnoreUserConfig leaves out the user's whole config.toml, MCP servers included.",

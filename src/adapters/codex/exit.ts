@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../errors.js';
 
 const KNOWN: Array<[RegExp, ErrorCode]> = [
   // `exec resume <id>` for a thread this CODEX_HOME does not have.
-  [/no rollout found for thread id/i, 'invalid_options'],
+  [/no rollout found for thread id/i, 'session_not_found'],
   // clap: an unknown or misplaced flag, a bad enum value.
   [/^error: (unexpected argument|invalid value|unrecognized subcommand|the argument)/i, 'invalid_options'],
   // config.toml / -c problems.

@@ -9,8 +9,10 @@ import { codexDocs } from './docs.js';
 import { explainCodexExit } from './exit.js';
 import { codexSessionStore } from './store.js';
 import { codexLive } from './live.js';
-import { createCodexTranslator } from './translate.js';
+import { codexFunctionToolCatalog, codexItemToolCatalog } from './tool-facts.js';
+import { codexTranslation } from './translation.js';
 import { codexVersions } from './versions.js';
+import { codexEvents } from './events.js';
 
 /** Efforts `model_reasoning_effort` accepts in 0.171.0 (`max` is a Claude level). */
 const CODEX_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
@@ -65,6 +67,7 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   versions: codexVersions,
   parseVersion: (output) => /codex-cli\s+(\d+\.\d+\.\d+(?:-[\w.]+)?)/.exec(output)?.[1],
   capabilities: codexCapabilities,
+  events: codexEvents,
   ownedFlags: codexOwnedFlags,
   insteadHints: codexInsteadHints,
   validate: validateCodexOpts,
@@ -91,7 +94,8 @@ export const codexAdapter: AdapterSpec<'codex'> = {
   forkSince: '0.148.0',
   buildInvocation: buildCodexInvocation,
   explainExit: explainCodexExit,
-  createTranslator: createCodexTranslator,
+  createTranslator: codexTranslation.createTranslator,
+  toolCatalogs: [codexItemToolCatalog, codexFunctionToolCatalog],
   sessionStore: codexSessionStore,
   live: codexLive,
 };

@@ -7,6 +7,7 @@ import type { Translator, TranslatorContext } from '../../core/contract/adapter.
 import { countOf, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { subtractUsage } from '../../core/translate/usage.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
+import { planItemsOf } from '../../core/translate/plan-items.js';
 import { createCodexTranslator } from './translate.js';
 
 /** The exec item type of each app-server item type that has one. */
@@ -51,6 +52,10 @@ export function execItemOf(item: JsonObject): JsonObject | undefined {
   }
 }
 
+/** The text of a `userMessage` item's input (its `text` parts). */
+const userText = (content: unknown): string =>
+  (Array.isArray(content) ? content : []).flatMap((part) => (isJsonObject(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
+
 /** Token counts of `thread/tokenUsage/updated` (`total`: the thread so far; `last`: the last model call). */
 function countsOf(value: unknown): Usage | undefined {
   if (!isJsonObject(value)) return undefined;
@@ -70,6 +75,8 @@ export function createCodexLiveTranslator(ctx: TranslatorContext): Translator {
   let threadId: string | undefined;
   /** The thread's total before this turn's first model call: the turn's usage is the total minus it. */
   let before: Usage | undefined;
+  /** User messages of this turn so far: the first is its prompt, later ones were pushed in (turn/steer). */
+  let userMessages = 0;
 
   /** Events of an exec record, with the notification as their raw. */
   function viaExec(record: JsonObject, raw: unknown): TranslatedEvent[] {
@@ -89,6 +96,11 @@ export function createCodexLiveTranslator(ctx: TranslatorContext): Translator {
   function item(method: string, params: JsonObject, raw: unknown): TranslatedEvent[] {
     // A command the previous, interrupted turn left behind ends after that turn: not this turn's.
     if (turnId !== undefined && params.turnId !== undefined && params.turnId !== turnId) return [progress('unknown', `${method}/other-turn`, raw)];
+    // The CLI's own compaction of the thread (model_auto_compact_token_limit, 0.171.0): an item around it.
+    if (isJsonObject(params.item) && params.item.type === 'contextCompaction') return [{ type: 'compaction', phase: method === 'item/started' ? 'started' : 'completed', raw }];
+    if (isJsonObject(params.item) && params.item.type === 'userMessage' && method === 'item/started' && (userMessages += 1) > 1) {
+      return [{ type: 'user_message', text: userText(params.item.content), raw }];
+    }
     const converted = isJsonObject(params.item) ? execItemOf(params.item) : undefined;
     if (!converted) return [progress('status', `${method}/${String(isJsonObject(params.item) ? params.item.type : 'unknown')}`, raw)];
     // exec prints whole messages only: their start says nothing yet.
@@ -152,6 +164,9 @@ export function createCodexLiveTranslator(ctx: TranslatorContext): Translator {
           return usage(params, record);
         case 'turn/completed':
           return turnCompleted(params, record);
+        case 'turn/plan/updated':
+          // update_plan's steps, whole each time; statuses in the app-server's camelCase (inProgress).
+          return [{ type: 'plan', items: planItemsOf(params.plan, { content: 'step', status: 'status' }), raw: record }];
         case 'error': {
           const error = isJsonObject(params.error) ? params.error : {};
           const message = stringOf(error.message) ?? '';

@@ -16,7 +16,9 @@ import { CoderError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { configEnv, configFlag, sharedConfigArgs } from './argv.js';
 import { execItemOf } from './live-translate.js';
+import { codexItemToolCatalog } from './tool-facts.js';
 import { codexLiveTranslation } from './translation.js';
+import { withAskedToolFacts } from '../../core/translate/tool-facts.js';
 import { codexLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -71,7 +73,7 @@ function approvalQuestion(body: unknown, startedItems: ReadonlyMap<string, JsonO
 }
 
 function permissionCodec(startedItems: ReadonlyMap<string, JsonObject>): PermissionCodec {
-  return {
+  return withAskedToolFacts(codexItemToolCatalog, {
     request: (body) => approvalQuestion(body, startedItems),
     // Codex takes no message with a refusal: the model reads "rejected by user".
     answer: (decision) => ({ decision: decision.behavior === 'allow' ? 'accept' : 'decline' }),
@@ -79,7 +81,7 @@ function permissionCodec(startedItems: ReadonlyMap<string, JsonObject>): Permiss
       decision.behavior === 'allow' && decision.updatedInput
         ? 'codex cannot run a changed input (its approvals are accept or decline), so the tool use was declined'
         : undefined,
-  };
+  });
 }
 
 /** One app-server thread: its id, the running turn's id, and the model the next turn switches to. */
@@ -187,6 +189,10 @@ export const codexLive: LiveSpec = {
     await thread.open(ctx);
     return thread;
   },
+  // 0.171.0's refusal of thread/resume for a thread this CODEX_HOME lacks.
+  sessionNotFound: /no rollout found for thread id/i,
+  // A pushed message shows as the turn's next userMessage item (the translator's user_message).
+  echoesSteer: true,
   // 0.171.0 leaves a running command alive after turn/interrupt; it finishes after the turn ended.
   interruptLeavesCommands: true,
 };

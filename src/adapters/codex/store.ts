@@ -9,6 +9,9 @@ import { eventsOfRecords, firstRecord, modifiedAt, readJsonLines, summarize, tit
 import type { TranslatedEvent, Usage } from '../../events.js';
 import { codexHomeFor, rolloutsIn } from './threads.js';
 import { usageFrom } from './translate.js';
+import { toolFactsAnnotator } from '../../core/translate/tool-facts.js';
+import { codexFunctionToolCatalog } from './tool-facts.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 async function rolloutOf(ctx: StoreContext, threadId: string): Promise<string | undefined> {
   const rollouts = await rolloutsIn(codexHomeFor(ctx.opts));
@@ -56,7 +59,7 @@ function recordEvents(record: unknown): TranslatedEvent[] | undefined {
     return [{ type: 'tool_use', id: callId, name: stringOf(payload.name) ?? 'unknown', input: parsedArguments(payload.arguments ?? payload.input), raw: record }];
   }
   if (payload.type === 'function_call_output' || payload.type === 'custom_tool_call_output') {
-    return [{ type: 'tool_result', id: callId, output: payload.output, isError: false, raw: record }];
+    return [{ type: 'tool_result', id: callId, output: parsedJson(payload.output), isError: false, raw: record }];
   }
   return undefined;
 }
@@ -92,7 +95,10 @@ export const codexSessionStore: SessionStoreSpec = {
   },
   async read(ctx, sessionId) {
     const file = await rolloutOf(ctx, sessionId);
-    return file ? eventsOfRecords(await readJsonLines(file), recordEvents) : undefined;
+    if (!file) return undefined;
+    // The rollout keeps the model's function calls, not exec's items: their names are the model's.
+    const withFacts = toolFactsAnnotator(codexFunctionToolCatalog);
+    return eventsOfRecords(await readJsonLines(file), (record) => withFacts(recordEvents(record)));
   },
   async usageTotal(ctx, sessionId) {
     const file = await rolloutOf(ctx, sessionId);

@@ -4,7 +4,8 @@ import { classifyApiError } from '../../core/translate/api-errors.js';
 import { countOf, isJsonObject, stringOf, textOfBlocks, type JsonObject } from '../../schema/json.js';
 import { bridgedToolName } from '../../schema/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
-import type { TranslatedEvent, Usage } from '../../events.js';
+import type { ToolOutput, TranslatedEvent, Usage } from '../../events.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 
 /** Item types that are tool calls: `item.started` → tool_use, `item.completed` → tool_result. */
@@ -81,21 +82,36 @@ function mcpOutput(result: unknown): unknown {
   return (isJsonObject(result) ? textOfBlocks(result.content) : undefined) ?? result;
 }
 
-function toolOutcome(item: JsonObject): { output: unknown; isError: boolean; extra?: JsonObject } {
+function toolOutcome(item: JsonObject): { output: ToolOutput; isError: boolean; extra?: JsonObject } {
   const failed = item.status === 'failed';
   switch (item.type) {
     case 'command_execution': {
       const exitCode = typeof item.exit_code === 'number' ? item.exit_code : undefined;
-      return { output: item.aggregated_output, isError: failed || (exitCode !== undefined && exitCode !== 0), extra: { exitCode } };
+      return { output: parsedJson(item.aggregated_output), isError: failed || (exitCode !== undefined && exitCode !== 0), extra: { exitCode } };
     }
     case 'mcp_tool_call':
-      if (isJsonObject(item.error)) return { output: stringOf(item.error.message) ?? item.error, isError: true };
-      return { output: mcpOutput(item.result), isError: failed };
+      if (isJsonObject(item.error)) return { output: stringOf(item.error.message) ?? parsedJson(item.error), isError: true };
+      return { output: parsedJson(mcpOutput(item.result)), isError: failed };
     case 'file_change':
-      return { output: { changes: item.changes }, isError: failed };
+      return { output: parsedJson({ changes: item.changes }), isError: failed };
     default:
-      return { output: { query: item.query, action: item.action }, isError: failed };
+      return { output: parsedJson({ query: item.query, action: item.action }), isError: failed };
   }
+}
+
+/**
+ * The plan of an `update_plan` call (0.171.0 offers the tool with `tools.update_plan.enabled`): exec
+ * prints it as a todo_list item, started, updated and completed, whose entries say only whether they
+ * are done, so a step in progress reads as pending.
+ */
+function todoPlan(item: JsonObject, raw: unknown): TranslatedEvent {
+  const items = Array.isArray(item.items)
+    ? item.items.flatMap((entry) => {
+        const text = isJsonObject(entry) ? stringOf(entry.text) : undefined;
+        return text ? [{ content: text, status: isJsonObject(entry) && entry.completed === true ? ('completed' as const) : ('pending' as const) }] : [];
+      })
+    : [];
+  return { type: 'plan', items, raw };
 }
 
 export function createCodexTranslator(ctx: TranslatorContext): Translator {
@@ -121,6 +137,7 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
 
   function itemStarted(item: JsonObject, raw: unknown): TranslatedEvent[] {
     if (TOOL_ITEMS.has(String(item.type))) return [toolUse(item, raw)];
+    if (item.type === 'todo_list') return [todoPlan(item, raw)];
     return [{ type: 'progress', kind: 'unknown', subtype: `item.started/${String(item.type)}`, raw }];
   }
 
@@ -140,6 +157,8 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
         if (id !== undefined) reasoning.id = id;
         return [reasoning];
       }
+      case 'todo_list':
+        return [todoPlan(item, raw)];
       case 'error':
         // Warnings: unknown model metadata, ignored config keys, transport fallbacks.
         return [{ type: 'progress', kind: 'warning', subtype: 'item/error', message: stringOf(item.message) ?? '', raw }];
@@ -169,7 +188,7 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
     if (session?.kind === 'resume' && threadId !== undefined && threadId !== session.sessionId) {
       // `exec resume` does not fail for a thread it cannot find in this cwd: it starts a new one.
       const message = `codex started a new thread ${threadId} instead of resuming ${session.sessionId} (threads are looked up per working directory)`;
-      return [init, { type: 'error', code: 'protocol', message, fatal: true, raw: record }];
+      return [init, { type: 'error', code: 'session_not_found', message, fatal: true, raw: record }];
     }
     return [init];
   }
@@ -193,6 +212,9 @@ export function createCodexTranslator(ctx: TranslatorContext): Translator {
           break;
         case 'item.completed':
           if (item) return itemCompleted(item, record);
+          break;
+        case 'item.updated':
+          if (item?.type === 'todo_list') return [todoPlan(item, record)];
           break;
         case 'turn.completed': {
           const usage = usageFrom(record.usage);

@@ -4,12 +4,18 @@ import type { LiveTranslation, TranslationSpec } from '../../core/contract/adapt
 import { jsonRpc } from '../../core/contract/json-rpc.js';
 import { isJsonObject } from '../../schema/json.js';
 import { createCodexLiveTranslator } from './live-translate.js';
+import { withToolFacts } from '../../core/translate/tool-facts.js';
+import { codexItemToolCatalog } from './tool-facts.js';
 import { createCodexTranslator } from './translate.js';
 
 export const codexLiveTranslation: LiveTranslation = {
   dialect: jsonRpc,
   endsTurn: (record) => isJsonObject(record) && record.method === 'turn/completed',
-  createTranslator: createCodexLiveTranslator,
+  createTranslator: (ctx) => withToolFacts(codexItemToolCatalog, createCodexLiveTranslator(ctx)),
 };
 
-export const codexTranslation: TranslationSpec<'codex'> = { name: 'codex', createTranslator: createCodexTranslator, live: codexLiveTranslation };
+export const codexTranslation: TranslationSpec<'codex'> = {
+  name: 'codex',
+  createTranslator: (ctx) => withToolFacts(codexItemToolCatalog, createCodexTranslator(ctx)),
+  live: codexLiveTranslation,
+};

@@ -18,7 +18,9 @@ import type { Translator, TranslatorContext } from '../../core/contract/adapter.
 import { classifyApiError } from '../../core/translate/api-errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { emptyUsage, subtractUsage } from '../../core/translate/usage.js';
+import { planItemsOf } from '../../core/translate/plan-items.js';
 import type { TranslatedEvent, Usage } from '../../events.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 /** The record a prompt's answer becomes: `endsTurn` knows it by its `result`, which no notification has. */
 export function acpAnswerRecord(answer: unknown): unknown {
@@ -168,15 +170,14 @@ export function createCopilotAcpTranslator(ctx: TranslatorContext): Translator {
     }
     const rawOutput = asJsonObject(update.rawOutput);
     const exitCode = shellExitCode(rawOutput);
-    const output = status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput) : (rawOutput?.content ?? textOf(update.content));
+    const output = parsedJson(status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput) : (rawOutput?.content ?? textOf(update.content)));
     const name = toolNames.get(id);
     return [{ type: 'tool_result', id, ...(name ? { name } : {}), output, isError: status === 'failed' || (exitCode !== undefined && exitCode !== 0), raw }];
   }
 
+  /** ACP's plan update holds the whole plan (1.0.102 sends one, empty, at the first tool call of a session). */
   function plan(update: JsonObject, raw: unknown): TranslatedEvent[] {
-    const entries = Array.isArray(update.entries) ? update.entries.map(asJsonObject) : [];
-    const steps = entries.map((entry) => `[${stringOf(entry?.status) ?? '?'}] ${stringOf(entry?.content) ?? ''}`);
-    return [{ type: 'progress', kind: 'status', subtype: 'plan', message: steps.join('\n'), raw }];
+    return [{ type: 'plan', items: planItemsOf(update.entries, { content: 'content', status: 'status' }), raw }];
   }
 
   function update(record: JsonObject): TranslatedEvent[] {

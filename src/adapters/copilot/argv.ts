@@ -12,6 +12,8 @@ import { gatedRun } from '../../core/options/gated-run.js';
 import type { ResolvedOpts } from '../../options.js';
 import { trustedFolderOf } from './trust.js';
 import { readUsageFile } from './usage-file.js';
+import { toolNamesOfKinds } from '../../core/translate/tool-facts.js';
+import { copilotToolCatalog } from './tool-facts.js';
 
 /** Flags every run gets: JSONL on stdout, and no `ask_user` tool (nobody is there to answer). */
 export const baseArgs = ['--output-format', 'json', '--no-ask-user'] as const;
@@ -45,6 +47,10 @@ export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarge
   // (measured); --allow-url and --deny-url are list flags of the same kind.
   const allowed = [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])];
   issues.push(...rulesSplitByCli({ 'allowedTools / permissionPolicy.allow': allowed, 'permissionPolicy.deny': opts.permissionPolicy?.deny, copilotAvailableTools: opts.copilotAvailableTools, copilotExcludedTools: opts.copilotExcludedTools, copilotAllowUrls: opts.copilotAllowUrls, copilotDenyUrls: opts.copilotDenyUrls }, /,/, 'copilot'));
+  // With --available-tools the CLI ignores --excluded-tools: the denied kinds would not hold.
+  if (opts.permissionPolicy?.denyKinds?.length && opts.copilotAvailableTools?.length) {
+    issues.push('permissionPolicy.denyKinds cannot hold with copilotAvailableTools (Copilot then ignores --excluded-tools): leave the tools of those kinds out of copilotAvailableTools instead');
+  }
   if (issues.length) throw new InvalidOptionsError(issues, 'copilot');
 }
 
@@ -139,7 +145,7 @@ export async function copilotOptions(ctx: InvocationContext): Promise<{ args: st
   args.push(...repeated('--allow-url', opts.copilotAllowUrls));
   args.push(...repeated('--deny-url', opts.copilotDenyUrls));
   args.push(...repeated('--available-tools', opts.copilotAvailableTools));
-  args.push(...repeated('--excluded-tools', opts.copilotExcludedTools));
+  args.push(...repeated('--excluded-tools', [...(opts.copilotExcludedTools ?? []), ...toolNamesOfKinds(copilotToolCatalog, opts.permissionPolicy?.denyKinds)]));
   args.push(...(await mcpConfigArg(ctx)));
   args.push(...(await mcpServerArgs(ctx)));
   args.push(...(opts.extraArgs ?? []));

@@ -13,6 +13,7 @@ export const copilotCapabilities: CapabilityTable = {
   allowedTools: { level: 'native', how: '--allow-tool=<rule>, once per rule (e.g. shell(git:*), write)' },
   'permissionPolicy.allow': { level: 'native', how: '--allow-tool=<rule>, once per rule' },
   'permissionPolicy.deny': { level: 'native', how: '--deny-tool=<rule>, once per rule (a denied call fails, the run goes on)' },
+  'permissionPolicy.denyKinds': { level: 'native', how: '--excluded-tools=<tool>, once per tool of those kinds in the prompt-mode Tool kinds table below (not with copilotAvailableTools, which makes Copilot ignore it: InvalidOptionsError); live sessions too' },
   'permissionPolicy.mode=plan': { level: 'native', how: '--mode plan' },
   'permissionPolicy.mode=bypass': { level: 'native', how: '--allow-all (tools, paths and URLs)' },
   sessionId: { level: 'native', how: '--session-id=<uuid> (must be a UUID; resumes the session when it exists)' },
@@ -40,6 +41,7 @@ export const copilotCapabilities: CapabilityTable = {
 
 /** What to use instead, shown in FeatureNotSupportedError. */
 export const copilotInsteadHints: Partial<Record<FeatureName, string>> = {
+  onUserInput: 'Copilot one-shot runs keep --no-ask-user (its ask tool would wait on a terminal), and this SDK does not answer questions over Copilot\'s ACP yet; the agent works without asking. Custom tools that elicit get cancel there.',
   fallbackModel: 'Copilot has no fallback model flag (1.0.102); retry the run with another model when it fails with rate_limit or server.',
   strictSchema: 'Copilot has no native structured output; drop strictSchema to get prompt-based output with SDK-side validation.',
   maxTurns: 'Copilot has no turn limit in prompt mode; use stallTimeoutMs or an AbortSignal to bound the run.',

@@ -7,8 +7,10 @@ import { copilotDocs } from './docs.js';
 import { explainCopilotExit } from './exit.js';
 import { copilotLive } from './live.js';
 import { copilotSessionStore } from './store.js';
-import { createCopilotTranslator } from './translate.js';
+import { copilotAcpToolCatalog, copilotToolCatalog } from './tool-facts.js';
+import { copilotTranslation } from './translation.js';
 import { copilotVersions } from './versions.js';
+import { copilotEvents } from './events.js';
 
 export const copilotAdapter: AdapterSpec<'copilot'> = {
   name: 'copilot',
@@ -19,6 +21,7 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   // `copilot --version` prints "GitHub Copilot CLI 1.0.102." (and, when outdated, an update notice).
   parseVersion: (output) => /Copilot CLI\s+v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(output)?.[1] ?? /(\d+\.\d+\.\d+)/.exec(output)?.[1],
   capabilities: copilotCapabilities,
+  events: copilotEvents,
   ownedFlags: copilotOwnedFlags,
   insteadHints: copilotInsteadHints,
   validate: validateCopilotOptions,
@@ -45,7 +48,8 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
   canFork: false,
   buildInvocation: buildCopilotInvocation,
   explainExit: explainCopilotExit,
-  createTranslator: createCopilotTranslator,
+  createTranslator: copilotTranslation.createTranslator,
+  toolCatalogs: [copilotToolCatalog, copilotAcpToolCatalog],
   sessionStore: copilotSessionStore,
   live: copilotLive,
 };

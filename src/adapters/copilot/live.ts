@@ -12,7 +12,9 @@ import { pickPermissionMode, type PermissionModeMapping } from '../../core/optio
 import { asJsonObject, stringOf } from '../../schema/json.js';
 import { CoderError } from '../../errors.js';
 import { copilotOptions } from './argv.js';
+import { copilotAcpToolCatalog } from './tool-facts.js';
 import { copilotLiveTranslation } from './translation.js';
+import { withAskedToolFacts } from '../../core/translate/tool-facts.js';
 import { copilotLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -24,7 +26,7 @@ const PROTOCOL_VERSION = 1;
 const ALLOW_ONCE = 'allow_once';
 const REJECT_ONCE = 'reject_once';
 
-const permission: PermissionCodec = {
+const permission: PermissionCodec = withAskedToolFacts(copilotAcpToolCatalog, {
   request(body) {
     const request = asJsonObject(body);
     if (request?.method !== 'session/request_permission') return undefined;
@@ -45,7 +47,7 @@ const permission: PermissionCodec = {
     decision.behavior === 'allow' && decision.updatedInput
       ? 'copilot cannot run a changed input (ACP answers with an option id only), so the tool use was denied'
       : undefined,
-};
+});
 
 /** A prompt's ACP content blocks: the text, then each image inline (initialize answers promptCapabilities.image). */
 function promptBlocks(prompt: string, attachments: Attachments | undefined): unknown[] {
@@ -153,6 +155,8 @@ export const copilotLive: LiveSpec = {
     await session.open(ctx);
     return session;
   },
+  // 1.0.102's refusal of session/load for a session this COPILOT_HOME lacks.
+  sessionNotFound: /Resource not found: Session .* not found/i,
   setPermissionModeRequests: (mode, opts, sessionId) =>
     pickPermissionMode('copilot', permissionModes, mode, opts).map(({ method, params }) => ({ method, params: { sessionId, ...params } })),
   // Copilot switches at once, also inside a running turn.

@@ -7,7 +7,7 @@ import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/con
 import { asJsonObject, stringOf } from '../../schema/json.js';
 import { cliStateDir, eventsOfRecords, filesUnder, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
 import type { TranslatedEvent } from '../../events.js';
-import { createCopilotTranslator } from './translate.js';
+import { copilotTranslation } from './translation.js';
 import { sessionUsageFrom } from './usage-file.js';
 
 const stateDir = async (ctx: StoreContext) => join(await cliStateDir(ctx, 'COPILOT_HOME', true, '.copilot'), 'session-state');
@@ -37,7 +37,7 @@ export const copilotSessionStore: SessionStoreSpec = {
   async read(ctx, sessionId) {
     const file = await eventsFile(ctx, sessionId);
     if (!file) return undefined;
-    const translator = createCopilotTranslator({ opts: {} });
+    const translator = copilotTranslation.createTranslator({ opts: {} });
     return eventsOfRecords(await readJsonLines(file), (record): TranslatedEvent[] => {
       const data = dataOf(record);
       if (asJsonObject(record)?.type === 'user.message' && typeof data?.content === 'string') return [{ type: 'message', role: 'user', text: data.content, delta: false, raw: record }];

@@ -14,7 +14,8 @@ import { classifyApiError } from '../../core/translate/api-errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { bridgedToolName } from '../../schema/tool-names.js';
 import type { ErrorCode } from '../../errors.js';
-import type { TranslatedEvent, Usage } from '../../events.js';
+import type { ToolOutput, TranslatedEvent, Usage } from '../../events.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 interface CopilotRecord {
   type: string;
@@ -58,11 +59,38 @@ function errorCodeOf(data: JsonObject): ErrorCode {
 }
 
 /** What a finished tool call returned: its content, or the error message when it failed. */
-function toolOutputOf(data: JsonObject): unknown {
+function toolOutputOf(data: JsonObject): ToolOutput {
   const result = asJsonObject(data.result);
-  if (result && 'content' in result) return result.content;
+  if (result && 'content' in result) return parsedJson(result.content);
   const error = asJsonObject(data.error);
-  return error ? error.message : result;
+  return parsedJson(error ? error.message : result);
+}
+
+/**
+ * `subagent.started` / `subagent.completed` (1.0.102, around a `task` call: agentId, toolCallId,
+ * agentDisplayName, agentDescription; the end with totalTokens, totalToolCalls, durationMs).
+ */
+function subagentEvent(record: CopilotRecord): TranslatedEvent {
+  const { data } = record;
+  const toolUseId = stringOf(data.toolCallId);
+  const event: Extract<TranslatedEvent, { type: 'subagent' }> = {
+    type: 'subagent',
+    phase: record.type === 'subagent.started' ? 'started' : 'completed',
+    taskId: stringOf(record.raw.agentId) ?? toolUseId ?? '',
+    raw: record.raw,
+  };
+  if (toolUseId !== undefined) event.toolUseId = toolUseId;
+  const description = stringOf(data.agentDescription) ?? stringOf(data.agentDisplayName);
+  if (description !== undefined) event.description = description;
+  if (record.type !== 'subagent.started') event.status = record.type === 'subagent.failed' ? 'error' : 'success';
+  const totalTokens = asNumber(data.totalTokens);
+  if (totalTokens !== undefined) event.usage = { totalTokens };
+  const extra: JsonObject = {};
+  for (const [key, value] of [['agentName', data.agentName], ['toolUses', data.totalToolCalls], ['durationMs', data.durationMs], ['model', data.model]] as const) {
+    if (value !== undefined) extra[key] = value;
+  }
+  if (Object.keys(extra).length) event.extra = extra;
+  return event;
 }
 
 export function createCopilotTranslator(ctx: TranslatorContext): Translator {
@@ -120,7 +148,8 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       if (call && callId) requestedTools.set(callId, { name, input: call.arguments });
     }
     if (content) {
-      lastAnswer = content;
+      // A subagent's message is its report to the parent, not the answer.
+      if (data.parentToolCallId === undefined) lastAnswer = content;
       events.push({ type: 'message', role: 'assistant', text: content, delta: false, ...(id ? { id } : {}), raw: record.raw });
     } else {
       events.push(progress(record, 'status', names.length ? `tool requests: ${names.join(', ')}` : 'empty message'));
@@ -274,6 +303,10 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
         return [progress(record, 'warning', stringOf(data.message))];
       case 'session.error':
         return sessionError(record);
+      case 'subagent.started':
+      case 'subagent.completed':
+      case 'subagent.failed':
+        return [subagentEvent(record)];
       default:
         if (lifecycleTypes.has(record.type)) return lifecycle(record);
         return [{ type: 'progress', kind: 'unknown', subtype: record.type, raw: record.raw }];
@@ -286,7 +319,12 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       const type = stringOf(record?.type);
       if (!record || !type) return [{ type: 'progress', kind: 'unknown', raw }];
       if (type === 'result') return result(record);
-      return translateRecord({ type, data: asJsonObject(record.data) ?? {}, raw: record });
+      const data = asJsonObject(record.data) ?? {};
+      const events = translateRecord({ type, data, raw: record });
+      // A subagent's records name the `task` call that started it.
+      const parent = stringOf(data.parentToolCallId);
+      if (parent) for (const event of events) event.parentToolUseId = parent;
+      return events;
     },
   };
 }

@@ -3,14 +3,20 @@
 import type { LiveTranslation, TranslationSpec } from '../../core/contract/adapter.js';
 import { jsonRpc } from '../../core/contract/json-rpc.js';
 import { acpAnswerRecord, createCopilotAcpTranslator, isAcpAnswer } from './acp-translate.js';
+import { withToolFacts } from '../../core/translate/tool-facts.js';
+import { copilotAcpToolCatalog, copilotToolCatalog } from './tool-facts.js';
 import { createCopilotTranslator } from './translate.js';
 
 /** The prompt's answer (its stop reason) ends a turn: answerRecord makes it the turn's last record. */
 export const copilotLiveTranslation: LiveTranslation = {
   dialect: jsonRpc,
-  createSessionTranslator: createCopilotAcpTranslator,
+  createSessionTranslator: (ctx) => withToolFacts(copilotAcpToolCatalog, createCopilotAcpTranslator(ctx)),
   answerRecord: acpAnswerRecord,
   endsTurn: isAcpAnswer,
 };
 
-export const copilotTranslation: TranslationSpec<'copilot'> = { name: 'copilot', createTranslator: createCopilotTranslator, live: copilotLiveTranslation };
+export const copilotTranslation: TranslationSpec<'copilot'> = {
+  name: 'copilot',
+  createTranslator: (ctx) => withToolFacts(copilotToolCatalog, createCopilotTranslator(ctx)),
+  live: copilotLiveTranslation,
+};

@@ -11,6 +11,8 @@ import { CoderError } from '../../errors.js';
 import type { ReasoningEffort, ResolvedOpts } from '../../options.js';
 import { PI_READ_ONLY_TOOLS } from './capabilities.js';
 import { piBridgedToolNames } from './translate.js';
+import { toolNamesOfKinds } from '../../core/translate/tool-facts.js';
+import { piToolCatalog } from './tool-facts.js';
 import { piSessionFile } from './store.js';
 
 /** The variable the tool bridge's secret reaches pi in (the extension takes it out of pi's environment). */
@@ -78,7 +80,8 @@ export function piArgs(opts: ResolvedOpts, session: SessionTarget, bridgedTools:
   const tools = allowlist && [...allowlist, ...bridgedTools];
   // An empty allowlist (plan mode with no read-only tool allowed) means no tools at all.
   if (tools) args.push(...(tools.length ? ['--tools', tools.join(',')] : ['--no-tools']));
-  if (opts.permissionPolicy?.deny?.length) flag('--exclude-tools', opts.permissionPolicy.deny.join(','));
+  const excluded = [...(opts.permissionPolicy?.deny ?? []), ...toolNamesOfKinds(piToolCatalog, opts.permissionPolicy?.denyKinds)];
+  if (excluded.length) flag('--exclude-tools', excluded.join(','));
 
   flag('--system-prompt', opts.systemPrompt);
   flag('--append-system-prompt', opts.appendSystemPrompt);
@@ -163,7 +166,7 @@ async function checkStoredSession(ctx: InvocationContext, sessionId: string): Pr
   const { file, dir } = await piSessionFile(ctx, sessionId);
   if (file) return;
   throw new CoderError(
-    'invalid_options',
+    'session_not_found',
     `pi found no session "${sessionId}" in its session dir ${dir} (resume and fork take a whole id: pi itself would take it as a prefix of another session's)`,
     { provider: 'pi' },
   );

@@ -9,9 +9,11 @@ import { gatedRun } from '../../core/options/gated-run.js';
 import { NO_APPROVE_SINCE, piCapabilities, piInsteadHints, piOwnedFlags, THINKING_MAX_SINCE } from './capabilities.js';
 import { piDocs } from './docs.js';
 import { piLive } from './live.js';
-import { createPiTranslator } from './translate.js';
+import { piToolCatalog } from './tool-facts.js';
+import { piTranslation } from './translation.js';
 import { piVersions } from './versions.js';
 import { piSessionStore } from './store.js';
+import { piEvents } from './events.js';
 
 /** Failed exits whose stderr says why. pi exits 1 on these before any JSON line. */
 export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: string } | undefined {
@@ -27,7 +29,7 @@ export function explainPiExit(exit: ExitInfo): { code: ErrorCode; message: strin
     };
   }
   const noSession = /No session found matching '([^']*)'/.exec(stderr);
-  if (noSession) return { code: 'invalid_options', message: `pi found no session "${noSession[1]}" in its session dir (resume and fork look in --session-dir / the agent dir, per working directory)` };
+  if (noSession) return { code: 'session_not_found', message: `pi found no session "${noSession[1]}" in its session dir (resume and fork look in --session-dir / the agent dir, per working directory)` };
   if (/No API key found/i.test(stderr)) return { code: 'auth', message: 'pi has no API key for the selected model' };
   // pi 1.x on Node < 22.19 dies while loading: `node:module` lacks `enableCompileCache`.
   if (/enableCompileCache|does not provide an export named|requires Node/i.test(stderr)) {
@@ -46,6 +48,7 @@ export const piAdapter: AdapterSpec<'pi'> = {
   // A line that is only the version: on a too-old Node the output is a stack trace naming Node's.
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/m.exec(output)?.[1],
   capabilities: piCapabilities,
+  events: piEvents,
   ownedFlags: piOwnedFlags,
   // 'max' first: its version is the newer one, so a pi that has it has --no-approve too. A gated run
   // passes --no-approve (argv.ts), which pi 0.73 lacks: it would exit 1 on it.
@@ -89,7 +92,8 @@ export const piAdapter: AdapterSpec<'pi'> = {
   canFork: true,
   buildInvocation: (ctx) => buildPiInvocation(ctx),
   explainExit: explainPiExit,
-  createTranslator: createPiTranslator,
+  createTranslator: piTranslation.createTranslator,
+  toolCatalogs: [piToolCatalog],
   live: piLive,
   sessionStore: piSessionStore,
 };

@@ -5,11 +5,14 @@
 // installs an extension whose `tool_call` handler asks the host through an `input` dialog
 // (`extension_ui_request` / `extension_ui_response`). Verified on 1.6.0 (cli-notes/pi.md, "Live mode");
 // the compatibility sweep's live canaries pass on every swept version from piLiveMinVersion on.
-import type { LiveSpec, PermissionCodec } from '../../core/contract/adapter.js';
+import type { LiveSpec, PermissionCodec, UserInputCodec } from '../../core/contract/adapter.js';
+import { answerText, type UserInputQuestion } from '../../user-input.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
 import { InvalidOptionsError } from '../../errors.js';
 import { buildPiInvocation, piBridgeServedNames } from './argv.js';
+import { piToolCatalog } from './tool-facts.js';
 import { piLiveTranslation } from './translation.js';
+import { withAskedToolFacts } from '../../core/translate/tool-facts.js';
 import { piLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
@@ -50,7 +53,7 @@ export const canUseToolExtension = (bridgeServed: readonly string[]) => [
   '',
 ].join('\n');
 
-const permission: PermissionCodec = {
+const permission: PermissionCodec = withAskedToolFacts(piToolCatalog, {
   request(body) {
     if (!isJsonObject(body) || body.method !== 'input' || body.title !== QUESTION_TITLE) return undefined;
     let question: unknown;
@@ -64,6 +67,48 @@ const permission: PermissionCodec = {
     return { toolName: question.toolName, input: isJsonObject(question.input) ? question.input : {}, ...(toolUseId ? { toolUseId } : {}) };
   },
   answer: (decision) => ({ value: JSON.stringify(decision) }),
+});
+
+/** The key of a dialog's answer: one question per dialog. */
+const DIALOG_ANSWER = 'value';
+const CONFIRM_OPTIONS = ['Yes', 'No'];
+
+/** A dialog of an extension (select, confirm, input, editor) as a question; the SDK's own canUseTool dialog is not one. */
+function dialogQuestion(body: Record<string, unknown>): UserInputQuestion | undefined {
+  const title = stringOf(body.title) ?? '';
+  switch (body.method) {
+    case 'select': {
+      const options = Array.isArray(body.options) ? body.options.filter((option): option is string => typeof option === 'string') : [];
+      return { id: DIALOG_ANSWER, text: title, options };
+    }
+    case 'confirm': {
+      const message = stringOf(body.message);
+      return { id: DIALOG_ANSWER, text: message ? `${title}\n\n${message}` : title, options: CONFIRM_OPTIONS };
+    }
+    case 'input':
+    case 'editor':
+      return { id: DIALOG_ANSWER, text: title };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Extension dialogs for onUserInput: the answer is `value` (select, input, editor) or `confirmed`
+ * (confirm: "Yes" or true); a decline or no answer is `cancelled`, which the extension reads as undefined / false.
+ */
+const dialogs: UserInputCodec = {
+  request(body) {
+    if (!isJsonObject(body) || body.type !== 'extension_ui_request' || body.title === QUESTION_TITLE) return undefined;
+    const question = dialogQuestion(body);
+    return question && { source: 'dialog', questions: [question] };
+  },
+  answer(reply, _request, body) {
+    if (!('answers' in reply) || !Object.hasOwn(reply.answers, DIALOG_ANSWER)) return { cancelled: true };
+    const value = reply.answers[DIALOG_ANSWER];
+    if (isJsonObject(body) && body.method === 'confirm') return { confirmed: value === true || value === CONFIRM_OPTIONS[0] };
+    return { value: answerText(value) };
+  },
 };
 
 export const piLive: LiveSpec = {
@@ -91,6 +136,8 @@ export const piLive: LiveSpec = {
     return { type: 'prompt', message: prompt, ...(images.length ? { images } : {}) };
   },
   userMessageIsRequest: true,
+  // A pushed message shows as the run's next user message_end (the translator's user_message).
+  echoesSteer: true,
   interruptRequest: { type: 'abort' },
   setModelRequest(model, opts) {
     const slash = model.indexOf('/');
@@ -99,4 +146,5 @@ export const piLive: LiveSpec = {
     return { type: 'set_model', provider, modelId: slash > 0 ? model.slice(slash + 1) : model };
   },
   permission,
+  userInput: dialogs,
 };

@@ -8,6 +8,9 @@ import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/con
 import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { cliEnvValue, cliStateDir, eventsOfRecords, filesUnder, firstRecord, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
 import type { TranslatedEvent } from '../../events.js';
+import { toolFactsAnnotator } from '../../core/translate/tool-facts.js';
+import { piToolCatalog } from './tool-facts.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 async function sessionDir(ctx: StoreContext): Promise<string> {
   return ctx.opts.piSessionDir ?? cliEnvValue(ctx.opts, 'PI_CODING_AGENT_SESSION_DIR') ?? join(await cliStateDir(ctx, 'PI_CODING_AGENT_DIR', false, join('.pi', 'agent')), 'sessions');
@@ -50,7 +53,7 @@ function recordEvents(record: unknown): TranslatedEvent[] | undefined {
     return events.length ? events : undefined;
   }
   if (message.role === 'toolResult') {
-    return [{ type: 'tool_result', id: stringOf(message.toolCallId) ?? '', ...(stringOf(message.toolName) ? { name: stringOf(message.toolName) } : {}), output: text ?? message.content, isError: message.isError === true, raw: record }];
+    return [{ type: 'tool_result', id: stringOf(message.toolCallId) ?? '', ...(stringOf(message.toolName) ? { name: stringOf(message.toolName) } : {}), output: text ?? parsedJson(message.content), isError: message.isError === true, raw: record }];
   }
   return undefined;
 }
@@ -69,6 +72,8 @@ export const piSessionStore: SessionStoreSpec = {
   },
   async read(ctx, sessionId) {
     const { file } = await piSessionFile(ctx, sessionId);
-    return file ? eventsOfRecords(await readJsonLines(file), recordEvents) : undefined;
+    if (!file) return undefined;
+    const withFacts = toolFactsAnnotator(piToolCatalog);
+    return eventsOfRecords(await readJsonLines(file), (record) => withFacts(recordEvents(record)));
   },
 };

@@ -10,20 +10,37 @@
 // - The user's prompt, the system prompt (1.x) and tool results are messages too: never answer text.
 // - Custom tools (MCP, 1.x) are `mcp__coderline__<tool>`, sanitized and sometimes hashed (below);
 //   events carry the user's name, and the CLI's in `extra.cliToolName`.
-import type { TranslatedEvent, Usage } from '../../events.js';
+import type { ToolOutput, TranslatedEvent, Usage } from '../../events.js';
 import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
 import { classifyApiError } from '../../core/translate/api-errors.js';
 import { sha256Hex } from '../../core/translate/sha256.js';
 import { bridgedToolName, toolBridgeServerName } from '../../schema/tool-names.js';
 import { isRecord, textOf, thinkingOf, type PiMessage, type PiRecord, type PiToolResult, type PiUsage } from './records.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 
 /** Failures pi 0.73–0.75.3 retries on its own (a subset of its pattern; used only without `willRetry`). */
 const RETRYABLE_BEFORE_WILL_RETRY =
   /overloaded|rate.?limit|too many requests|(?<![0-9])(429|50[0234]|52[04])(?![0-9])|unavailable|server.?error|internal.?error|network|connection|other side closed|fetch failed|ECONN|ETIMEDOUT|socket|timed? ?out|terminated/i;
 
-const LIFECYCLE = new Set(['agent_start', 'turn_start', 'turn_end', 'agent_settled', 'compaction_start', 'compaction_end']);
+const LIFECYCLE = new Set(['agent_start', 'turn_start', 'turn_end', 'agent_settled']);
 const RETRY_RECORDS = new Set(['summarization_retry_scheduled', 'summarization_retry_attempt_start', 'summarization_retry_finished']);
 const STATE_RECORDS = new Set(['queue_update', 'entry_appended', 'session_info_changed', 'thinking_level_changed']);
+
+/**
+ * pi's compaction records, as its 1.6.0 source emits them (AgentSession: `reason` manual, threshold or
+ * overflow; the end's `result` has `tokensBefore` and `estimatedTokensAfter`, none when it failed).
+ * Not yet seen in a recording: the fake model did not bring 1.6.0 to compact (docs/adapters.md, Events).
+ */
+function compaction(record: PiRecord): TranslatedEvent {
+  const fields = record as Record<string, unknown>;
+  const event: Extract<TranslatedEvent, { type: 'compaction' }> = { type: 'compaction', phase: record.type === 'compaction_start' ? 'started' : 'completed', raw: record };
+  if (typeof fields.reason === 'string') event.trigger = fields.reason === 'manual' ? 'manual' : 'auto';
+  const result = isRecord(fields.result) ? (fields.result as Record<string, unknown>) : undefined;
+  if (typeof result?.tokensBefore === 'number') event.tokensBefore = result.tokensBefore;
+  if (typeof result?.estimatedTokensAfter === 'number') event.tokensAfter = result.estimatedTokensAfter;
+  if (typeof fields.errorMessage === 'string') event.extra = { errorMessage: fields.errorMessage };
+  return event;
+}
 
 export function piUsage(usage: PiUsage | undefined): Usage | undefined {
   if (!usage) return undefined;
@@ -66,11 +83,11 @@ export function piBridgedToolNames(server: string, tools: readonly string[]): st
   });
 }
 
-function toolOutput(result: PiToolResult | undefined): unknown {
+function toolOutput(result: PiToolResult | undefined): ToolOutput {
   if (!result) return undefined;
   const blocks = result.content ?? [];
   // Text is what the model saw; other blocks (images) are kept as they are.
-  return blocks.every((block) => block.type === 'text') ? textOf(blocks) : result;
+  return blocks.every((block) => block.type === 'text') ? textOf(blocks) : parsedJson(result);
 }
 
 /** The error event for a failed assistant message; `fatal` once pi has given up on it. */
@@ -107,6 +124,8 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
   let done = false;
   /** After a retry starts, the deltas streamed so far are void. */
   let resetNext = false;
+  /** User messages of this run so far: the first is its prompt, later ones were pushed in (steer). */
+  let userMessages = 0;
 
   function withReset<E extends TranslatedEvent>(event: E): E {
     if (event.type === 'message' && resetNext) {
@@ -206,6 +225,7 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
       case 'message_update':
         return messageUpdate(record);
       case 'message_end':
+        if (record.message?.role === 'user') return (userMessages += 1) > 1 ? [{ type: 'user_message', text: textOf(record.message.content), raw: record }] : [];
         return record.message?.role === 'assistant' ? assistantEnd(record, record.message) : [];
       case 'tool_execution_start': {
         const name = userToolName(record);
@@ -268,6 +288,9 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
         if (record.success === false && retryPending && !done) events.push(...finish(record));
         return events;
       }
+      case 'compaction_start':
+      case 'compaction_end':
+        return [compaction(record)];
       case 'agent_end':
         return done ? [{ type: 'progress', kind: 'status', subtype: 'agent_end', raw: record }] : agentEnd(record);
       default:

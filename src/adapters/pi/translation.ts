@@ -3,6 +3,8 @@
 import type { LiveTranslation, TranslationSpec } from '../../core/contract/adapter.js';
 import type { RpcDialect } from '../../core/contract/dialect.js';
 import { isJsonObject, stringOf } from '../../schema/json.js';
+import { withToolFacts } from '../../core/translate/tool-facts.js';
+import { piToolCatalog } from './tool-facts.js';
 import { createPiTranslator } from './translate.js';
 
 /** The extension dialogs that wait for an answer (others, such as notify, are fire-and-forget). */
@@ -29,4 +31,8 @@ export const piLiveTranslation: LiveTranslation = {
   endsTurn: (record) => isJsonObject(record) && record.type === 'agent_settled',
 };
 
-export const piTranslation: TranslationSpec<'pi'> = { name: 'pi', createTranslator: createPiTranslator, live: piLiveTranslation };
+export const piTranslation: TranslationSpec<'pi'> = {
+  name: 'pi',
+  createTranslator: (ctx) => withToolFacts(piToolCatalog, createPiTranslator(ctx)),
+  live: piLiveTranslation,
+};

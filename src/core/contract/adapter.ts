@@ -5,9 +5,11 @@ import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../../options.j
 import type { Attachments } from '../options/attachment-types.js';
 import type { RpcDialect } from './dialect.js';
 import type { PermissionDecision, PermissionRequest } from '../../permission.js';
+import type { UserInputReply, UserInputRequest } from '../../user-input.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import type { ToolBridgeInfo } from './bridge-info.js';
 import type { ScriptStep } from './model-reply.js';
+import type { ToolCatalog } from './tool-catalog.js';
 
 export interface ExitInfo {
   exitCode: number | undefined;
@@ -24,6 +26,18 @@ export interface FeatureSupport {
   /** The oldest version that has it, when older supported versions do not: they fail before spawning. */
   since?: string;
 }
+
+/** The events whose meaning is the same on every CLI but that not every CLI prints. */
+export type MeaningEventType = 'plan' | 'subagent' | 'compaction';
+
+/**
+ * Whether a CLI emits one of them: since which version and how, or why not. A claim is checked
+ * against the recorded fixtures (test/replay/event-capabilities.test.ts): those of the `since`
+ * version must show it.
+ */
+export type EventSupport = { since: string; how: string } | { none: string };
+
+export type EventTable = Record<MeaningEventType, EventSupport>;
 
 /** Capabilities as data: a feature missing from the table is unsupported and fails fast. */
 export type CapabilityTable = Partial<Record<FeatureName, FeatureSupport>>;
@@ -200,6 +214,14 @@ export interface PermissionCodec {
   refuses?(decision: PermissionDecision): string | undefined;
 }
 
+/** How a CLI asks the user something and reads the answer (for `onUserInput`). */
+export interface UserInputCodec {
+  /** The question in the SDK's shape; undefined when the request is not one. */
+  request(body: unknown): UserInputRequest | undefined;
+  /** The answer the CLI expects for a reply (`body` is the CLI's request, for answers that echo it). */
+  answer(reply: UserInputReply, request: UserInputRequest, body: unknown): unknown;
+}
+
 /** What a live session (`coder.open()`) can do beyond sending turns. */
 export type LiveFeature = 'open' | 'steer' | 'interrupt' | 'setModel' | 'setPermissionMode';
 
@@ -244,6 +266,8 @@ export interface LiveConnection {
   observe?(message: unknown): void;
   /** Replaces the spec's codec when a question names what only earlier messages described. */
   permission?: PermissionCodec;
+  /** The CLI's questions to the user (asked before the permission codec sees a request). */
+  userInput?: UserInputCodec;
 }
 
 /**
@@ -275,6 +299,11 @@ export interface LiveSpec {
    * record comes while a pushed message still waits goes on until that message has run too.
    */
   steerStarted?(record: unknown): string | undefined;
+  /**
+   * The CLI's own records show a pushed message where it joins the turn, and the translator makes
+   * them the `user_message` event; otherwise the core emits it once the CLI took the message.
+   */
+  echoesSteer?: boolean;
   /** Whether a record is the last of a turn. */
   endsTurn(record: unknown): boolean;
   /**
@@ -303,11 +332,18 @@ export interface LiveSpec {
   /** Requests from the CLI that ask whether a tool may run (any other request is refused). */
   permission: PermissionCodec;
   /**
+   * Requests from the CLI that ask the user something, answered by `onUserInput` when it is set (they
+   * are looked at first; without onUserInput they go to the permission codec as before).
+   */
+  userInput?: UserInputCodec;
+  /**
    * A handshake after the start (e.g. initialize, open a thread or an ACP session); the connection
    * then sends turns and controls instead of `userMessage` and the request bodies above (a connection
    * without `setPermissionMode` has its changes sent as `setPermissionModeRequests`).
    */
   connect?(rpc: LiveRpc, ctx: LiveConnectContext): Promise<LiveConnection>;
+  /** How the CLI words its refusal of the handshake when the session to open is not in its store: it becomes `session_not_found`. */
+  sessionNotFound?: RegExp;
   /**
    * The CLI leaves a running tool command alive when a turn is interrupted: the core stops the
    * processes below the CLI that left its process group, once the interrupted turn has ended.
@@ -326,6 +362,8 @@ export interface AdapterSpec<P extends string = string> {
   /** Extracts a semver from `<bin> --version` output. */
   parseVersion(output: string): string | undefined;
   capabilities: CapabilityTable;
+  /** Which of the plan, subagent and compaction events this CLI emits (adapters.md, Events). */
+  events?: EventTable;
   /** What to use instead, per unsupported feature (shown in FeatureNotSupportedError). */
   insteadHints?: Partial<Record<FeatureName, string>>;
   /** Value-level checks beyond the table (e.g. an effort level the CLI lacks). Throw CoderError. */
@@ -357,11 +395,15 @@ export interface AdapterSpec<P extends string = string> {
    */
   explainExit?(exit: ExitInfo): { code: ErrorCode; message: string } | undefined;
   createTranslator(ctx: TranslatorContext): Translator;
+  /** What the CLI's tools are (the `tool` facts of its events and permission requests), per vocabulary its records use. */
+  toolCatalogs?: readonly ToolCatalog[];
   /**
    * For `canUseTool` on a one-shot run: the CLI calls a tool of the MCP bridge with its permission
    * question and reads the decision from the tool's text (JSON of `answer()`).
    */
   permissionPromptTool?: PermissionCodec;
+  /** For `onUserInput` on a one-shot run: the questions that come through the permission prompt tool (its arguments). */
+  userInputPromptTool?: UserInputCodec;
   /** The CLI's live mode, when it has one. */
   live?: LiveSpec;
   /** The CLI's session store (`coder.listSessions()`, `coder.readSession()`), when it can be read. */

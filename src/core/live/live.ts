@@ -3,7 +3,7 @@
 // (the session goes on), a message pushed into it (steer); the model and permission mode can change
 // between turns. The CLI dying fails the running turn with a typed error and closes the session.
 import { resolve } from 'node:path';
-import { CliVersionError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
+import { CliVersionError, CoderError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../../events.js';
 import { optionFields, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../../options.js';
 import type { RunResult, RunStream } from '../../result.js';
@@ -13,6 +13,7 @@ import { DEFAULTS } from '../stream/child-run.js';
 import { EventStream } from '../stream/event-stream.js';
 import { decideOutcome, type ProcessEnd } from '../stream/outcome.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool } from '../../permission.js';
+import { askUserInput, DEFAULT_USER_INPUT_TIMEOUT_MS, type UserInputReply, type UserInputRequest } from '../../user-input.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import { STOP_STEPS, terminateEscapedDescendants } from '../process/process-group.js';
 import { RunTracker } from '../stream/run-tracker.js';
@@ -27,6 +28,22 @@ import { checkWorkingDirectory, prepareLaunch } from '../run/launch.js';
 import { readAttachments, type Attachments } from '../options/attachments.js';
 import type { RecordedLine } from '../contract/recorded-line.js';
 import { deltaRedaction, redactedAlways, runRedactor, type Redactor } from '../secrets/redact.js';
+
+/** How the live process ended, as `live.on('exit')` reports it. */
+export interface LiveExit {
+  /** The exit code, when the process exited. */
+  code: number | undefined;
+  /** The signal that killed it, when one did. */
+  signal: string | undefined;
+  /** Why the session is over when close() did not end it (the CLI exited or was killed): what a later send() rejects with. */
+  error?: LiveSessionClosedError;
+}
+
+/** The lifecycle notices of a live session: `idle` when its last queued turn has ended, `exit` when its process has. */
+export interface LiveNotices {
+  idle: undefined;
+  exit: LiveExit;
+}
 
 /** How long the CLI has to acknowledge a control request (interrupt, model change …). */
 const CONTROL_TIMEOUT_MS = 30_000;
@@ -49,8 +66,8 @@ interface Turn {
   callbackError?: { error: unknown };
   /** Permission questions waiting for canUseTool: no stall meanwhile. */
   asking: number;
-  /** Messages pushed with steer() that have not started to run yet. */
-  waitingSteers: Set<string>;
+  /** Messages pushed with steer() that have not started to run yet, by id, with their text. */
+  waitingSteers: Map<string, string>;
   /** Aborted when the turn is over: a question still open then is moot (pi never withdraws one). */
   over: AbortController;
   lastActivity: number;
@@ -85,6 +102,12 @@ function checkLiveSupport(adapter: AdapterSpec, spec: LiveSpec, opts: ResolvedOp
   throw new FeatureNotSupportedError(adapter.name, missing, hint ?? `${adapter.name} cannot take ${missing}; adapters.md lists which CLIs support it.`);
 }
 
+/** A refused handshake that says the session is not in the CLI's store is that, whatever the protocol's own error kind. */
+function missingSession(error: unknown, pattern: RegExp | undefined, provider: string, sessionId: string): unknown {
+  if (!(error instanceof CoderError) || !pattern?.test(error.message)) return error;
+  return new CoderError('session_not_found', `${provider} has no session "${sessionId}" in its store: ${error.message}`, { provider, cause: error });
+}
+
 export class LiveSession<P extends string = string> {
   private turn: Turn | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -99,6 +122,13 @@ export class LiveSession<P extends string = string> {
   private readonly sessionTranslator: Translator | undefined;
   /** The stdout line being handled holds a secret: its events are redacted. */
   private lineHoldsSecret = false;
+  /** Turns sent and not yet started (`queued`), and whether one runs: `busy` is either. */
+  private waitingTurns = 0;
+  private turnRunning = false;
+  private readonly listeners: { [K in keyof LiveNotices]: Set<(notice: LiveNotices[K]) => void> } = { idle: new Set(), exit: new Set() };
+  private exit: LiveExit | undefined;
+  /** Questions waiting for onUserInput: the CLI waits for the host meanwhile, not a stall. */
+  private answering = 0;
 
   private constructor(
     readonly adapter: AdapterSpec<P>,
@@ -118,6 +148,13 @@ export class LiveSession<P extends string = string> {
     void channel.ended.then((end) => {
       this.end = end;
       this.turn?.finish(end);
+      // A death between turns is told now, not at the next send().
+      this.exit = {
+        code: end.exitCode,
+        signal: end.signal,
+        ...(this.closing ? {} : { error: new LiveSessionClosedError(adapter.name, describeEnd(end)) }),
+      };
+      this.notify('exit', this.exit);
     });
   }
 
@@ -153,6 +190,9 @@ export class LiveSession<P extends string = string> {
           runSignal: closing.signal,
           ...(mcpServers ? { mcpServers } : {}),
           gate,
+          ...(opts.onUserInput
+            ? { userInput: { ask: (request, signal, raw) => session?.askUser(request, signal, raw) ?? Promise.resolve({ noAnswer: 'the session was not open yet' }), emit: (event) => session?.deliver([event]) } }
+            : {}),
         });
       }
       const { invocation, env, executable, version } = await prepareLaunch({
@@ -209,7 +249,11 @@ export class LiveSession<P extends string = string> {
       request: (body: unknown, what: string, options?: { untimed?: boolean }) => this.channel.request(body, options?.untimed ? { what } : { timeoutMs: CONTROL_TIMEOUT_MS, what }),
       notify: (body: unknown) => this.channel.notify(body),
     };
-    this.connection = await connect(rpc, { opts: this.opts, session, cwd });
+    try {
+      this.connection = await connect(rpc, { opts: this.opts, session, cwd });
+    } catch (error) {
+      throw session.kind === 'resume' ? missingSession(error, this.spec.sessionNotFound, this.adapter.name, session.sessionId) : error;
+    }
     this.sessionId = this.connection.sessionId;
   }
 
@@ -228,29 +272,74 @@ export class LiveSession<P extends string = string> {
     return this.closing === undefined && this.end === undefined;
   }
 
+  /** True while a turn runs or waits in the queue. */
+  get busy(): boolean {
+    return this.turnRunning || this.waitingTurns > 0;
+  }
+
+  /** How many sent turns wait behind the running one. */
+  get queued(): number {
+    return this.waitingTurns;
+  }
+
+  /**
+   * Listens for a lifecycle notice: `idle` when the last queued turn has ended (the session waits for
+   * a send()), `exit` once the process has ended, however (told at once, also between turns; a
+   * listener added after that is called right away). Returns a function that removes the listener.
+   */
+  on<K extends keyof LiveNotices>(notice: K, listener: (info: LiveNotices[K]) => void): () => void {
+    if (typeof listener !== 'function') throw new InvalidOptionsError([`live.on('${String(notice)}') needs a listener function`]);
+    const listeners = Object.hasOwn(this.listeners, notice) ? (this.listeners[notice] as Set<(info: LiveNotices[K]) => void>) : undefined;
+    if (!listeners) throw new InvalidOptionsError([`live.on() takes 'idle' or 'exit', not ${JSON.stringify(notice)}`]);
+    listeners.add(listener);
+    const exit = this.exit;
+    if (notice === 'exit' && exit) queueMicrotask(() => listeners.has(listener) && this.call(listener, exit as LiveNotices[K]));
+    return () => void listeners.delete(listener);
+  }
+
   /** Sends a turn (queued behind any running one); its events stream as it runs, `.result` settles at its end. */
   send(prompt: string, options?: RunOpts): RunStream<unknown, P> {
     const opts = this.prepare(prompt, options);
     const abandon = new AbortController();
     const stream = new EventStream<CoderStreamEvent<P>>(this.adapter.name, () => abandon.abort());
-    const next = this.queue.then(() => this.runTurn(prompt, opts, stream, abandon.signal));
+    this.waitingTurns += 1;
+    const next = this.queue.then(async () => {
+      this.waitingTurns -= 1;
+      this.turnRunning = true;
+      try {
+        return await this.runTurn(prompt, opts, stream, abandon.signal);
+      } finally {
+        this.turnRunning = false;
+        // A turn sent meanwhile still counts as waiting here: idle only when nothing follows.
+        if (this.waitingTurns === 0 && this.isOpen) this.notify('idle', undefined);
+      }
+    });
     this.queue = next.catch(() => undefined);
     next.then(() => stream.end(), (error: unknown) => stream.fail(error));
-    next.catch(() => undefined);
     return Object.assign(stream, { result: next }) as unknown as RunStream<unknown, P>;
   }
 
-  /** Pushes a message into the running turn (or, between turns, sends it as the next turn's start). */
-  steer(prompt: string): void {
+  /**
+   * Pushes a message into the running turn. Resolves true once the CLI took it (the turn's stream
+   * gets a `user_message` event where the CLI let it in), false when it was not taken: no turn was
+   * running (nothing is sent), or the CLI refused it because the turn had just ended — send it as
+   * the next turn then. Throws at once where the CLI has no steer or the prompt is empty.
+   */
+  steer(prompt: string): Promise<boolean> {
     this.need('steer');
     if (typeof prompt !== 'string' || prompt.length === 0) throw new InvalidOptionsError(['the prompt must be a non-empty string']);
-    if (!this.turn) throw new InvalidOptionsError(['steer() needs a running turn; use send() to start one']);
-    if (this.connection?.steer) return this.failOnRefusal(this.connection.steer(prompt), this.turn, false);
+    const turn = this.turn;
+    if (!turn || !this.isOpen) return Promise.resolve(false);
+    if (this.connection?.steer) return this.steered(this.connection.steer(prompt), turn, prompt);
     // The global Web Crypto: node:crypto would load with the package (core/translate/sha256.ts says what that costs).
     const id = crypto.randomUUID();
-    this.sendUserMessage(this.spec.userMessage!(prompt, id, this.sessionId), this.turn);
-    // Only a CLI that says when a pushed message runs can keep a turn open for it.
-    if (this.spec.steerStarted) this.turn.waitingSteers.add(id);
+    const message = this.spec.userMessage!(prompt, id, this.sessionId);
+    // A CLI that says when a pushed message runs keeps the turn open for it, and that is where the event goes.
+    if (this.spec.steerStarted) turn.waitingSteers.set(id, prompt);
+    if (this.spec.userMessageIsRequest) return this.steered(this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the pushed message' }), turn, prompt);
+    this.channel.write(message);
+    if (!this.spec.steerStarted && !this.spec.echoesSteer) turn.emit({ type: 'user_message', text: prompt, raw: message });
+    return Promise.resolve(true);
   }
 
   /** Ends the running turn (`status: 'cancelled'`); the session goes on. No turn running: nothing happens. */
@@ -316,6 +405,34 @@ export class LiveSession<P extends string = string> {
     await this.close();
   }
 
+  /** The outcome of a pushed message the CLI answers: taken, or refused (an error event while the turn still runs). */
+  private async steered(answer: Promise<unknown>, turn: Turn, prompt: string): Promise<boolean> {
+    try {
+      await answer;
+    } catch (error) {
+      if (this.turn === turn && !(error instanceof LiveSessionClosedError)) {
+        turn.emit({ type: 'error', code: 'protocol', fatal: false, message: `the pushed message was not taken: ${error instanceof Error ? error.message : String(error)}`, raw: null });
+      }
+      return false;
+    }
+    // Where the CLI's own records show the message, the translator gives its event; else it is placed here.
+    if (this.turn === turn && !this.spec.echoesSteer) turn.emit({ type: 'user_message', text: prompt, raw: null });
+    return true;
+  }
+
+  private notify<K extends keyof LiveNotices>(notice: K, info: LiveNotices[K]): void {
+    for (const listener of [...this.listeners[notice]]) this.call(listener as (info: LiveNotices[K]) => void, info);
+  }
+
+  /** A throwing listener must not take the session down. */
+  private call<T>(listener: (info: T) => void, info: T): void {
+    try {
+      listener(info);
+    } catch {
+      // Nothing to fail: a notice belongs to no turn.
+    }
+  }
+
   private newTranslator(opts: ResolvedOpts): Translator {
     return (this.spec.createTranslator ?? this.adapter.createTranslator)({ opts });
   }
@@ -354,7 +471,7 @@ export class LiveSession<P extends string = string> {
     const attachments = opts.images?.length || opts.files?.length ? await readAttachments(opts, this.cwd, this.adapter.name) : undefined;
     if (!this.isOpen) throw this.closedError();
     const started = Date.now();
-    const tracker = new RunTracker(this.adapter.usageIsCumulative);
+    const tracker = new RunTracker(this.adapter.usageIsCumulative, { prompt, images: opts.images });
     const collected: CoderStreamEvent<P>[] | undefined = opts.collectEvents ? [] : undefined;
     let finished!: (end: ChannelEnd | undefined) => void;
     const over = new Promise<ChannelEnd | undefined>((done) => (finished = done));
@@ -374,7 +491,7 @@ export class LiveSession<P extends string = string> {
       tracker,
       stoppedBy: undefined,
       asking: 0,
-      waitingSteers: new Set(),
+      waitingSteers: new Map(),
       over: new AbortController(),
       lastActivity: started,
       emit: (translated) => {
@@ -392,7 +509,7 @@ export class LiveSession<P extends string = string> {
 
     const stallTimeoutMs = opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs;
     const stallWatch = setInterval(() => {
-      if (turn.asking > 0 || this.gate?.asking()) turn.lastActivity = Date.now();
+      if (turn.asking > 0 || this.answering > 0 || this.gate?.asking()) turn.lastActivity = Date.now();
       else if (Date.now() - turn.lastActivity >= stallTimeoutMs && turn.stoppedBy === undefined) {
         turn.stoppedBy = 'stall';
         void this.channel.kill(STOP_STEPS);
@@ -427,6 +544,7 @@ export class LiveSession<P extends string = string> {
         text: this.redactor ? this.redactor.text(tracker.text) : tracker.text,
         sessionId: tracker.sessionId ?? this.sessionId,
         usage: tracker.usage,
+        ...tracker.conversation(this.redactor && ((text) => this.redactor!.text(text))),
         exitCode: end?.exitCode,
         signal: end?.signal,
         durationMs: Date.now() - started,
@@ -445,7 +563,7 @@ export class LiveSession<P extends string = string> {
   /** Writes a user message; where the CLI answers it, a refusal ends the turn as an error. */
   private sendUserMessage(message: unknown, turn: Turn): void {
     if (!this.spec.userMessageIsRequest) return this.channel.write(message);
-    this.failOnRefusal(this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }), turn, true);
+    this.failOnRefusal(this.channel.request(message, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the message' }), turn);
   }
 
   /** A turn sent by the connection; with answerRecord, the answer to it is the turn's last record. */
@@ -457,16 +575,16 @@ export class LiveSession<P extends string = string> {
         if (this.turn === turn) this.onMessage(answerRecord(answer));
       }, () => undefined);
     }
-    this.failOnRefusal(started, turn, true);
+    this.failOnRefusal(started, turn);
   }
 
-  /** A refused message is an error event of its turn; a refused turn start also ends the turn. */
-  private failOnRefusal(sent: Promise<unknown>, turn: Turn, fatal: boolean): void {
+  /** A refused turn start is a fatal error event of its turn, and ends it. */
+  private failOnRefusal(sent: Promise<unknown>, turn: Turn): void {
     sent.catch((error: unknown) => {
       // A process that ended ends the turn itself, with how it ended.
       if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
-      turn.emit({ type: 'error', code: 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
-      if (fatal) turn.finish(undefined);
+      turn.emit({ type: 'error', code: 'protocol', fatal: true, message: error instanceof Error ? error.message : String(error), raw: null });
+      turn.finish(undefined);
     });
   }
 
@@ -516,7 +634,11 @@ export class LiveSession<P extends string = string> {
     this.deliver(translateRecord(turn?.translator ?? this.idleTranslator, this.adapter.name, record));
     if (!turn) return;
     const steered = this.spec.steerStarted?.(record);
-    if (steered !== undefined) turn.waitingSteers.delete(steered);
+    const text = steered === undefined ? undefined : turn.waitingSteers.get(steered);
+    if (steered !== undefined && text !== undefined) {
+      turn.waitingSteers.delete(steered);
+      turn.emit({ type: 'user_message', text, raw: record });
+    }
     if (!this.spec.endsTurn(record)) return;
     if (turn.waitingSteers.size === 0) turn.finish(undefined);
     // A pushed message still waits: it runs next, and its last record is the one that decides.
@@ -528,7 +650,29 @@ export class LiveSession<P extends string = string> {
     return this.turn?.opts.canUseTool ?? this.opts.canUseTool;
   }
 
+  /** Asks onUserInput (the session has it: the bridge and onRequest ask only then), with the session's timeout and events. */
+  private async askUser(request: UserInputRequest, signal: AbortSignal, raw: unknown): Promise<UserInputReply> {
+    const onUserInput = this.opts.onUserInput;
+    if (!onUserInput) return { noAnswer: 'no onUserInput callback is set' };
+    const turn = this.turn;
+    this.answering += 1;
+    try {
+      return await askUserInput(onUserInput, request, {
+        timeoutMs: this.opts.userInputTimeoutMs ?? DEFAULT_USER_INPUT_TIMEOUT_MS,
+        signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
+        emit: (event) => this.deliver([event]),
+        raw,
+      });
+    } finally {
+      this.answering -= 1;
+    }
+  }
+
   private async onRequest(body: unknown, signal: AbortSignal): Promise<unknown> {
+    // The agent asking the user goes to onUserInput when it is set; otherwise it is a permission question as before.
+    const inputCodec = this.opts.onUserInput ? (this.connection?.userInput ?? this.spec.userInput) : undefined;
+    const question = inputCodec?.request(body);
+    if (inputCodec && question) return inputCodec.answer(await this.askUser(question, signal, body), question, body);
     const codec = this.connection?.permission ?? this.spec.permission;
     const request = codec.request(body);
     if (!request) throw new Error('this host does not answer that request');

@@ -17,6 +17,9 @@ const imageTypes: Readonly<Record<string, string>> = {
 
 export type { Attachments, InlineFile, InlineImage } from './attachment-types.js';
 
+/** An image attachment's media type, by its extension (undefined for another kind of file). */
+export const imageMediaTypeOf = (path: string): string | undefined => imageTypes[extname(path).toLowerCase()];
+
 export const isPdf = (path: string): boolean => extname(path).toLowerCase() === '.pdf';
 
 async function checkReadable(option: string, path: string, cwd: string, provider: string): Promise<void> {
@@ -30,7 +33,7 @@ async function checkReadable(option: string, path: string, cwd: string, provider
 }
 
 function imageType(option: string, path: string, provider: string): string {
-  const mediaType = imageTypes[extname(path).toLowerCase()];
+  const mediaType = imageMediaTypeOf(path);
   if (!mediaType) throw new InvalidOptionsError([`${option}: "${path}" is not a PNG, JPEG, GIF or WebP file (by its extension)`], provider);
   return mediaType;
 }

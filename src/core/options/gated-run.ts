@@ -3,8 +3,8 @@
 // since a cloned repository could otherwise act past the gate.
 import type { ResolvedOpts } from '../../options.js';
 
-/** True with canUseTool, permissionPolicy allow/deny rules, or plan mode (read-only is a gate too). */
+/** True with canUseTool, permissionPolicy allow/deny rules or denied kinds, or plan mode (read-only is a gate too). */
 export function gatedRun(opts: ResolvedOpts): boolean {
   const policy = opts.permissionPolicy;
-  return opts.canUseTool !== undefined || Boolean(policy?.allow?.length || policy?.deny?.length) || policy?.mode === 'plan';
+  return opts.canUseTool !== undefined || Boolean(policy?.allow?.length || policy?.deny?.length || policy?.denyKinds?.length) || policy?.mode === 'plan';
 }

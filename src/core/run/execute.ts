@@ -13,6 +13,8 @@ import { deltaRedaction, redactedAlways, runRedactor, type DeltaRedaction, type 
 import { observeRun, type RunObservation } from './run-hooks.js';
 import { TempDir } from '../process/temp.js';
 import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS } from '../../permission.js';
+import { askUserInput, DEFAULT_USER_INPUT_TIMEOUT_MS, type UserInputReply, type UserInputRequest } from '../../user-input.js';
+import type { UserInputHost } from '../tools/elicitation.js';
 import { bridgeGate, type BridgeGate } from '../tools/bridge-gate.js';
 import { serversToFront } from '../tools/mcp-servers.js';
 import type { PermissionPromptTool, ToolBridge } from '../tools/tool-bridge.js';
@@ -64,7 +66,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
   let memory = request.memory;
   const started = Date.now();
   const cwd = resolve(request.cwd);
-  const tracker = new RunTracker(adapter.usageIsCumulative);
+  const tracker = new RunTracker(adapter.usageIsCumulative, { prompt: request.prompt, images: [...(opts.codexImages ?? []), ...(opts.images ?? [])] });
   const collected: CoderStreamEvent<string>[] | undefined = opts.collectEvents ? [] : undefined;
   let usageBaseline = memory.usageTotal;
   let lastUsageTotal: Usage | undefined;
@@ -142,6 +144,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
     text: redactor ? redactor.text(tracker.text) : tracker.text,
     sessionId: tracker.sessionId,
     usage: tracker.usage,
+    ...tracker.conversation(redactor && ((text) => redactor!.text(text))),
     durationMs: Date.now() - started,
     ...partial,
     ...(collected ? { events: collected } : {}),
@@ -168,29 +171,46 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
   checkWorkingDirectory(adapter, cwd);
   usageBaseline ??= await storedUsageTotal(request, cwd);
 
-  // canUseTool on a one-shot run: the CLI asks a tool of the bridge, which asks the callback.
+  // canUseTool on a one-shot run: the CLI asks a tool of the bridge, which asks the callback. Where
+  // the CLI's questions to the user come the same way, onUserInput needs that tool too.
   let asking = 0;
-  const { canUseTool } = opts;
+  const { canUseTool, onUserInput } = opts;
   const codec = adapter.permissionPromptTool;
-  if (canUseTool && opts.tools?.some((tool) => tool.name === permissionToolName)) {
-    throw new InvalidOptionsError([`a tool may not be named ${permissionToolName} when canUseTool is set: the SDK serves its permission prompt under that name`], adapter.name);
+  const inputCodec = onUserInput ? adapter.userInputPromptTool : undefined;
+  if ((canUseTool || inputCodec) && opts.tools?.some((tool) => tool.name === permissionToolName)) {
+    throw new InvalidOptionsError([`a tool may not be named ${permissionToolName} when canUseTool or onUserInput is set: the SDK serves its permission prompt under that name`], adapter.name);
   }
   if (canUseTool && !codec) throw new FeatureNotSupportedError(adapter.name, 'canUseTool', `${adapter.name} asks the host only in a live session: use coder.open().`);
-  const permissionPrompt: PermissionPromptTool | undefined = canUseTool && codec
+  const askUser = async (request: UserInputRequest, signal: AbortSignal, raw: unknown): Promise<UserInputReply> => {
+    if (!onUserInput) return { noAnswer: 'no onUserInput callback is set' };
+    asking += 1;
+    try {
+      return await askUserInput(onUserInput, request, { timeoutMs: opts.userInputTimeoutMs ?? DEFAULT_USER_INPUT_TIMEOUT_MS, signal, emit, raw });
+    } finally {
+      asking -= 1;
+    }
+  };
+  const userInput: UserInputHost | undefined = onUserInput ? { ask: askUser, emit } : undefined;
+  const permissionPrompt: PermissionPromptTool | undefined = codec && (canUseTool || inputCodec)
     ? {
         async answer(args, signal) {
-          const request = codec.request(args);
-          if (!request) return JSON.stringify(codec.answer({ behavior: 'deny', message: 'The host could not read this permission request.' }, { toolName: '', input: {} }));
+          const question = inputCodec?.request(args);
+          const request = question ? undefined : codec.request(args);
+          if (!question && !request) return JSON.stringify(codec.answer({ behavior: 'deny', message: 'The host could not read this permission request.' }, { toolName: '', input: {} }));
           // Anyone with the bridge's secret can call this tool (the agent's shell too): only the first
-          // question about a tool use the CLI's records showed reaches canUseTool; others are refused unasked.
-          if (request.toolUseId === undefined || !(await gate?.claimToolUse(request.toolUseId))) {
-            emit({ type: 'progress', kind: 'status', subtype: 'tool_bridge.permission_refused', message: `tool bridge: a permission question about ${request.toolName} that the CLI's records did not show was refused unasked`, raw: args });
-            return JSON.stringify(codec.answer({ behavior: 'deny', message: 'The CLI\'s records show no such tool use.' }, request));
+          // question about a tool use the CLI's records showed reaches a callback; others are refused unasked.
+          const toolUseId = question ? question.toolUseId : request!.toolUseId;
+          if (toolUseId === undefined || !(await gate?.claimToolUse(toolUseId))) {
+            const what = question ? 'question to the user' : `permission question about ${request!.toolName}`;
+            emit({ type: 'progress', kind: 'status', subtype: 'tool_bridge.permission_refused', message: `tool bridge: a ${what} that the CLI's records did not show was refused unasked`, raw: args });
+            return JSON.stringify(codec.answer({ behavior: 'deny', message: 'The CLI\'s records show no such tool use.' }, request ?? { toolName: '', input: {} }));
           }
+          if (question) return JSON.stringify(inputCodec!.answer(await askUser(question, signal, args), question, args));
+          if (!canUseTool) return JSON.stringify(codec.answer({ behavior: 'deny', message: 'No canUseTool callback is set.' }, request!));
           asking += 1;
           try {
             const timeoutMs = opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;
-            return JSON.stringify(codec.answer(await askPermission(canUseTool, request, { timeoutMs, signal, emit, raw: args }), request));
+            return JSON.stringify(codec.answer(await askPermission(canUseTool, request!, { timeoutMs, signal, emit, raw: args }), request!));
           } finally {
             asking -= 1;
           }
@@ -203,7 +223,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
   try {
     const mcpServers = serversToFront(opts, cwd);
     if (opts.tools?.length || permissionPrompt || mcpServers) {
-      // Loaded only for runs with custom tools, MCP servers or canUseTool: the MCP SDK is heavy.
+      // Loaded only for runs with custom tools, MCP servers, canUseTool or the CLI's questions: the MCP SDK is heavy.
       const { startToolBridge } = await import('../tools/tool-bridge.js');
       gate = bridgeGate(opts, emit);
       toolBridge = await startToolBridge({
@@ -211,6 +231,7 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
         runSignal: opts.signal ? AbortSignal.any([internal.signal, opts.signal]) : internal.signal,
         ...(permissionPrompt ? { permissionPrompt } : {}),
         ...(mcpServers ? { mcpServers } : {}),
+        ...(userInput ? { userInput } : {}),
         gate,
       }).catch((error: unknown) => {
         // An abort while an MCP server starts is a cancelled run, not that server's failure.

@@ -134,6 +134,6 @@ const timeOf = (record: unknown): number => {
 export async function readStoredSession<P extends string>(adapter: AdapterSpec<P>, ctx: StoreContext, sessionId: string): Promise<CoderStreamEvent<P>[]> {
   checkSessionId(sessionId, 'readSession()', adapter.name);
   const events = await storeOf(adapter, 'readSession').read(ctx, sessionId);
-  if (!events) throw new CoderError('invalid_options', `${adapter.name} has no stored session "${sessionId}" in this coder's store`, { provider: adapter.name });
+  if (!events) throw new CoderError('session_not_found', `${adapter.name} has no stored session "${sessionId}" in this coder's store`, { provider: adapter.name });
   return events.map((event) => ({ ...event, provider: adapter.name, ts: timeOf(event.raw) }) as CoderStreamEvent<P>);
 }

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { CoderStreamEvent } from '../../events.js';
-import { optionFields, type OneShotOpts, type OutputSchema, type ResolvedOpts, type RunOpts, type SharedStartOpts } from '../../options.js';
+import { optionFields, type OutputSchema, type OneShotOptsFor, type ResolvedOpts, type RunOpts, type SharedStartOpts, type StartOptsFor } from '../../options.js';
 import type { RunResult, RunStream } from '../../result.js';
 import type { AdapterSpec, SessionInfo, SessionTarget, StoreContext } from '../contract/adapter.js';
 import { listStoredSessions, readStoredSession } from './session-store.js';
@@ -48,18 +48,18 @@ export class Coder<P extends string = string> {
   }
 
   /** A new session. */
-  start(options?: SharedStartOpts): Session<P> {
+  start(options?: StartOptsFor<P>): Session<P> {
     return new Session(this, this.sessionOptions(options), { kind: 'new' });
   }
 
   /** Continues the session with this id. */
-  resume(sessionId: string, options?: SharedStartOpts): Session<P> {
+  resume(sessionId: string, options?: StartOptsFor<P>): Session<P> {
     checkSessionId(sessionId, 'resume()', this.adapter.name);
     return new Session(this, this.sessionOptions(options), { kind: 'resume', sessionId });
   }
 
   /** Continues the CLI's most recent session in this coder's working directory. */
-  resumeLatest(options?: SharedStartOpts): Session<P> {
+  resumeLatest(options?: StartOptsFor<P>): Session<P> {
     return new Session(this, this.sessionOptions(options), { kind: 'continue' });
   }
 
@@ -68,7 +68,7 @@ export class Coder<P extends string = string> {
    * where the CLI has a live mode. Run options that are launch flags (outputSchema, maxTurns …) go
    * here, not to `send()`. `resume` opens the live process on an existing session.
    */
-  async open(options?: OneShotOpts, resume?: { sessionId: string }): Promise<LiveSession<P>> {
+  async open(options?: OneShotOptsFor<P>, resume?: { sessionId: string }): Promise<LiveSession<P>> {
     if (resume) checkSessionId(resume.sessionId, 'open(options, { sessionId })', this.adapter.name);
     const target: SessionTarget = resume ? { kind: 'resume', sessionId: resume.sessionId } : { kind: 'new' };
     return LiveSession.open(this.adapter, { cwd: this.cwd, coderStateDir: () => this.stateDir() }, { ...this.options, ...options }, target);
@@ -180,7 +180,7 @@ export class Session<P extends string = string> {
   }
 
   /** A new session that starts from this one's history (where the CLI can fork). */
-  async fork(options?: SharedStartOpts): Promise<Session<P>> {
+  async fork(options?: StartOptsFor<P>): Promise<Session<P>> {
     const { adapter } = this.coder;
     if (!adapter.canFork) {
       throw new FeatureNotSupportedError(adapter.name, 'fork', `${adapter.name} cannot fork a session; start a new one, or resume this one.`);

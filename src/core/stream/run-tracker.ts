@@ -1,6 +1,19 @@
 // Watches a run's events and remembers what decides its result.
-import type { CoderStreamEvent, DoneEvent, ErrorEvent, InitEvent, Usage } from '../../events.js';
+import type { CoderStreamEvent, DoneEvent, ErrorEvent, InitEvent, PlanItem, Usage } from '../../events.js';
+import { imageMediaTypeOf } from '../options/attachments.js';
 import { addUsage, emptyUsage } from '../translate/usage.js';
+import type { TranscriptBlock, TranscriptMessage } from '../../result.js';
+import { Transcript } from './transcript.js';
+
+/** What the turn sent: the transcript's first message. */
+export interface TurnInput {
+  prompt: string;
+  /** Image attachments (paths as given). */
+  images?: readonly string[] | undefined;
+}
+
+const redactBlock = (block: TranscriptBlock, redact: (text: string) => string): TranscriptBlock =>
+  block.type === 'text' || block.type === 'reasoning' ? { ...block, text: redact(block.text) } : block;
 
 export class RunTracker {
   init: InitEvent<string> | undefined;
@@ -9,6 +22,9 @@ export class RunTracker {
   fatalError: ErrorEvent<string> | undefined;
   usage: Usage = emptyUsage();
   sawUsage = false;
+  /** The last plan the run wrote. */
+  plan: PlanItem[] | undefined;
+  readonly transcript: Transcript;
   private lastFullMessage: string | undefined;
   /**
    * Text deltas, kept only until the first whole message: from then on that message (or a later one)
@@ -18,9 +34,16 @@ export class RunTracker {
   private deltaText = '';
 
   /** With cumulative usage each usage event already holds the run's total so far: keep the last. */
-  constructor(private readonly cumulativeUsage = false) {}
+  constructor(private readonly cumulativeUsage = false, input?: TurnInput) {
+    const images = (input?.images ?? []).flatMap((path) => {
+      const mediaType = imageMediaTypeOf(path);
+      return mediaType ? [{ path, mediaType }] : [];
+    });
+    this.transcript = new Transcript(input?.prompt, images);
+  }
 
   observe(event: CoderStreamEvent<string>): void {
+    this.transcript.observe(event);
     switch (event.type) {
       case 'init':
         this.init ??= event;
@@ -34,6 +57,9 @@ export class RunTracker {
       case 'usage':
         this.usage = this.cumulativeUsage ? event.usage : addUsage(this.usage, event.usage);
         this.sawUsage = true;
+        break;
+      case 'plan':
+        this.plan = event.items;
         break;
       case 'message':
         if (!event.delta) {
@@ -51,6 +77,15 @@ export class RunTracker {
   /** The final answer: the terminal record's text, else the last whole message, else the deltas. */
   get text(): string {
     return this.done?.text ?? this.lastFullMessage ?? this.deltaText;
+  }
+
+  /**
+   * What the result carries of the turn's meaning: its messages, and the last plan when there was one.
+   * `redact` goes over the texts (the prompt, and texts joined from deltas a secret may be split across).
+   */
+  conversation(redact?: (text: string) => string): { messages: TranscriptMessage[]; plan?: PlanItem[] } {
+    const messages = redact ? this.transcript.messages.map((message) => ({ ...message, blocks: message.blocks.map((block) => redactBlock(block, redact)) })) : this.transcript.messages;
+    return { messages, ...(this.plan ? { plan: this.plan } : {}) };
   }
 
   get sessionId(): string | undefined {

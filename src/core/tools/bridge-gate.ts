@@ -193,7 +193,8 @@ export function bridgeGate(opts: ResolvedOpts, emit: (event: TranslatedEvent) =>
         verdict = { behavior: 'allow', input: call.input };
         decidedBy = 'permissionPolicy';
       } else if (callback) {
-        const request: PermissionRequest = { toolName: gatedToolName(call), input: call.input, mcpServer: call.server, mcpTool: call.tool };
+        const name = gatedToolName(call);
+        const request: PermissionRequest = { toolName: name, input: call.input, tool: { kind: 'mcp', name, server: call.server }, mcpServer: call.server, mcpTool: call.tool };
         const timeoutMs = opts.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;
         asking += 1;
         const decision = await askPermission(callback, request, { timeoutMs, signal, emit, raw: { server: call.server, tool: call.tool, arguments: call.input } }).finally(() => (asking -= 1));

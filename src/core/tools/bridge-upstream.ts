@@ -5,6 +5,7 @@
 // is reached with the caller's headers. Only tools are fronted: resources and prompts are not served.
 import { setMaxListeners } from 'node:events';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { elicitFromHost, type UserInputHost } from './elicitation.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { CoderError } from '../../errors.js';
@@ -114,8 +115,8 @@ async function listAll(client: Client, signal: AbortSignal): Promise<McpTool[]> 
 }
 
 /** Connects to server `name`; one that cannot be started or reached is a CoderError naming it, before any CLI starts. */
-export async function connectUpstream(name: string, server: McpServerConfig, context: UpstreamContext, signal: AbortSignal): Promise<Upstream> {
-  const [{ Client }, { StreamableHTTPClientTransport }, { CallToolResultSchema }] = await Promise.all([
+export async function connectUpstream(name: string, server: McpServerConfig, context: UpstreamContext, signal: AbortSignal, userInput?: UserInputHost): Promise<Upstream> {
+  const [{ Client }, { StreamableHTTPClientTransport }, { CallToolResultSchema, ElicitRequestSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
@@ -124,7 +125,15 @@ export async function connectUpstream(name: string, server: McpServerConfig, con
   let transport: Transport;
   if (isStdioServer(server)) transport = stdio = new GroupStdioTransport(server, context);
   else transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers ?? {} } });
-  const client = new Client({ name: 'coderline', version: '1.0.0' });
+  // Form elicitations only, and only when onUserInput can answer them: the server is told so at initialize.
+  const client = new Client({ name: 'coderline', version: '1.0.0' }, userInput ? { capabilities: { elicitation: { form: {} } } } : {});
+  if (userInput) {
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      const { params } = request;
+      const schema = 'requestedSchema' in params ? params.requestedSchema : undefined;
+      return elicitFromHost(userInput, name, { message: params.message, ...(schema ? { schema } : {}) }, AbortSignal.any([signal, extra.signal]), request);
+    });
+  }
   const starting = AbortSignal.any([signal, AbortSignal.timeout(START_TIMEOUT_MS)]);
   // Each request of the listing keeps a listener on it until the start is over.
   setMaxListeners(MAX_LIST_PAGES + 10, starting);

@@ -9,13 +9,14 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { Tool, ToolOutput } from '../../tool.js';
+import type { Tool, ToolCallContext, ToolOutput } from '../../tool.js';
 import type { BridgeGate } from './bridge-gate.js';
 import { connectUpstream, type Upstream } from './bridge-upstream.js';
 import type { McpServerConfig, UpstreamContext } from './mcp-servers.js';
 import { validateStandard } from '../../schema/standard-schema.js';
 import { permissionToolName, toolBridgeServerName } from '../../schema/tool-names.js';
 import type { ToolBridgeInfo } from '../contract/bridge-info.js';
+import { checkElicitRequest, elicitFromHost, type UserInputHost } from './elicitation.js';
 
 export interface ToolBridgeOptions {
   tools: readonly Tool[];
@@ -26,6 +27,8 @@ export interface ToolBridgeOptions {
   mcpServers?: { entries: ReadonlyArray<[string, McpServerConfig]>; context: UpstreamContext };
   /** Decides each tools/call; without one every call runs (tests of the bridge alone). */
   gate?: BridgeGate;
+  /** Answers elicitations (ctx.elicit, and those of `mcpServers`) when the run has onUserInput. */
+  userInput?: UserInputHost;
 }
 
 /** A tool the bridge serves for the SDK itself: the CLI calls it with its permission question. */
@@ -42,7 +45,7 @@ export interface ToolBridge extends ToolBridgeInfo {
 const maxBodyBytes = 8 * 1024 * 1024;
 
 /** Starts the bridge; a server of `mcpServers` that cannot be started or listed fails it (nothing is left running). */
-export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpServers, gate }: ToolBridgeOptions): Promise<ToolBridge> {
+export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpServers, gate, userInput }: ToolBridgeOptions): Promise<ToolBridge> {
   const [{ createServer }, { Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest }] = await Promise.all([
     import('node:http'),
     import('@modelcontextprotocol/sdk/server/index.js'),
@@ -55,7 +58,7 @@ export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpS
   const closing = new AbortController();
   const callSignal = AbortSignal.any([runSignal, closing.signal]);
   const sessions = new Map<string, { path: string; transport: StreamableHTTPServerTransport }>();
-  const upstreams = mcpServers ? await connectAll(mcpServers.entries, mcpServers.context, callSignal) : [];
+  const upstreams = mcpServers ? await connectAll(mcpServers.entries, mcpServers.context, callSignal, userInput) : [];
   const upstreamAt = new Map(upstreams.map((upstream) => [`/mcp/${upstream.name}`, upstream]));
   const listed = (server: string, tool: string) => gate?.lists(server, tool) ?? true;
 
@@ -85,7 +88,8 @@ export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpS
       }
       const tool = byName.get(request.params.name);
       if (!tool) return errorResult(`Unknown tool "${request.params.name}".`);
-      return gated(toolBridgeServerName, tool.name, request.params.arguments ?? {}, signal, (input) => callTool(tool, input, signal));
+      const elicit = (asked: unknown) => elicitFromHost(userInput, toolBridgeServerName, checkElicitRequest(asked), signal, { tool: tool.name, elicit: asked });
+      return gated(toolBridgeServerName, tool.name, request.params.arguments ?? {}, signal, (input) => callTool(tool, input, { signal, elicit }));
     });
     return mcp;
   }
@@ -184,9 +188,9 @@ export async function startToolBridge({ tools, runSignal, permissionPrompt, mcpS
 }
 
 /** Connects every server, or none: one that fails closes those already started. */
-async function connectAll(servers: ReadonlyArray<[string, McpServerConfig]>, context: UpstreamContext, signal: AbortSignal): Promise<Upstream[]> {
+async function connectAll(servers: ReadonlyArray<[string, McpServerConfig]>, context: UpstreamContext, signal: AbortSignal, userInput: UserInputHost | undefined): Promise<Upstream[]> {
   if (!servers.length) return [];
-  const started = await Promise.allSettled(servers.map(([name, server]) => connectUpstream(name, server, context, signal)));
+  const started = await Promise.allSettled(servers.map(([name, server]) => connectUpstream(name, server, context, signal, userInput)));
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (!failed) return started.map((outcome) => (outcome as PromiseFulfilledResult<Upstream>).value);
   await Promise.allSettled(started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.close()] : [])));
@@ -194,11 +198,11 @@ async function connectAll(servers: ReadonlyArray<[string, McpServerConfig]>, con
 }
 
 /** Validates the input, runs the handler, and turns whatever happens into a tool result. */
-async function callTool(tool: Tool, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+async function callTool(tool: Tool, args: unknown, context: ToolCallContext): Promise<CallToolResult> {
   try {
     const checked = await validateStandard(tool.input, args, '(input)');
     if (!checked.ok) return errorResult(`Invalid input for ${tool.name}: ${checked.issues.join('; ')}`);
-    return toCallToolResult(await tool.handler(checked.value, { signal }));
+    return toCallToolResult(await tool.handler(checked.value, context));
   } catch (error) {
     return errorResult(error instanceof Error ? error.message : String(error));
   }
