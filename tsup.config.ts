@@ -24,9 +24,13 @@ export default defineConfig({
     // BullMQ and ioredis load only through coderline/queue; @opentelemetry/api only through coderline/otel.
     queue: 'src/queue/index.ts',
     otel: 'src/otel/index.ts',
+    // The AI SDK language model; @ai-sdk/provider gives it types only.
+    'ai-sdk': 'src/ai-sdk/index.ts',
     cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
+  // An optional peer (coderline/ai-sdk's types): the app's own copy, never one bundled in.
+  external: ['@ai-sdk/provider'],
   dts: true,
   clean: true,
   sourcemap: true,

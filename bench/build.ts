@@ -34,12 +34,12 @@ function installVendorSdks(): void {
   execFileSync('npm', ['ci', '--omit=optional', '--no-audit', '--no-fund'], { cwd: benchDir, stdio: 'inherit' });
 }
 
-/** coderline bundled as the package builds it (ESM, code splitting), from `srcDir` into `out`. */
-async function buildCoderline(srcDir: string, out: string): Promise<void> {
+/** coderline bundled as the package builds it (ESM, code splitting), from `srcDir` into `out`; `subpaths` as entries too. */
+async function buildCoderline(srcDir: string, out: string, subpaths: Record<string, string> = {}): Promise<void> {
   await tsup({
     ...bundleOptions,
     config: false,
-    entry: { index: `${srcDir}/index.ts` },
+    entry: { index: `${srcDir}/index.ts`, ...Object.fromEntries(Object.entries(subpaths).map(([name, path]) => [name, `${srcDir}/${path}`])) },
     format: ['esm'],
     outDir: out,
     // Revisions before 54967b8 spawn through execa, now only a devDependency (which tsup would bundle);
@@ -60,15 +60,18 @@ function buildPrograms(entry: Record<string, string>, out: string) {
     format: ['esm'],
     outDir: out,
     outExtension: () => ({ js: '.mjs' }),
+    // The AI SDK loads as installed (its bundle requires Node built-ins an ES module bundle cannot).
+    external: ['ai'],
     target: 'node20',
     splitting: false,
     silent: true,
   });
 }
 
-export async function buildBench(): Promise<void> {
-  installVendorSdks();
-  await buildCoderline(`${rootDir}src`, `${outDir}coderline`);
+/** `vendorSdks`: install them (only the sections that race them need them). */
+export async function buildBench({ vendorSdks }: { vendorSdks: boolean }): Promise<void> {
+  if (vendorSdks) installVendorSdks();
+  await buildCoderline(`${rootDir}src`, `${outDir}coderline`, { 'ai-sdk': 'ai-sdk/index.ts' });
   await buildPrograms(Object.fromEntries(programs.map((name) => [name, `${benchDir}${name}.ts`])), outDir);
 }
 

@@ -6,7 +6,7 @@
 // partial messages (`streamPartialMessages` / `includePartialMessages`). BENCH_SECRETS=N: `run()` is given
 // N secret values (token-like: `sk-` and 40 base64url characters, in extraEnv), so every line is scanned
 // for them (src/core/secrets/redact.ts).
-//   node consume.mjs <floor|splitter|coderline|coderline-run|coderline-unread|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
+//   node consume.mjs <floor|splitter|coderline|coderline-run|coderline-unread|ai-sdk|ai-sdk-streamtext|claude-sdk|codex-sdk> <claude|codex> <fake> <coderline.js>
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -107,6 +107,44 @@ function coderlineRun(kind: StreamKind, modulePath: string): Consume {
   };
 }
 
+type AiSdk = typeof import('../src/ai-sdk/index.js');
+/** coderline/ai-sdk, built beside the index it imports. */
+const loadAiSdk = async (modulePath: string) => (await import(pathToFileURL(modulePath.replace(/index\.js$/, 'ai-sdk.js')).href)) as AiSdk;
+
+/** coderline/ai-sdk's `doStream()`: the run's events as the AI SDK's stream parts, read as `streamText` reads them. */
+function aiSdkStream(kind: StreamKind, modulePath: string): Consume {
+  return async (fake, onItem) => {
+    const { coderline } = await loadAiSdk(modulePath);
+    const model = coderline(kind, { executablePath: fake, workingDirectory: tmpdir() });
+    try {
+      const { stream } = await model.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'bench prompt' }] }] });
+      const reader = stream.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        if (next.value.type === 'error') throw next.value.error;
+        onItem();
+      }
+    } finally {
+      await model.close();
+    }
+  };
+}
+
+/** The AI SDK's `streamText()` over coderline/ai-sdk's model: its full stream, as an app reads it. */
+function aiSdkStreamText(kind: StreamKind, modulePath: string): Consume {
+  return async (fake, onItem) => {
+    const [{ coderline }, { streamText }] = await Promise.all([loadAiSdk(modulePath), import('ai')]);
+    const model = coderline(kind, { executablePath: fake, workingDirectory: tmpdir() });
+    try {
+      for await (const part of streamText({ model, prompt: 'bench prompt' }).fullStream) {
+        if (part.type === 'error') throw part.error;
+        onItem();
+      }
+    } finally {
+      await model.close();
+    }
+  };
+}
+
 // The vendor SDKs live in bench/node_modules only (installed by the runner), so the type checker of
 // a fresh clone never sees them: they are loaded by a computed name, typed as far as we use them.
 interface ClaudeSdk {
@@ -142,6 +180,8 @@ const modulesOf = (name: ConsumerName, coderlinePath: string): Array<() => Promi
   coderline: [() => loadCoderline(coderlinePath)],
   'coderline-run': [() => loadCoderline(coderlinePath)],
   'coderline-unread': [() => loadCoderline(coderlinePath)],
+  'ai-sdk': [() => loadAiSdk(coderlinePath)],
+  'ai-sdk-streamtext': [() => loadAiSdk(coderlinePath), () => import('ai')],
   'claude-sdk': [() => vendor('@anthropic-ai/claude-agent-sdk')],
   'codex-sdk': [() => vendor('@openai/codex-sdk')],
 })[name];
@@ -181,6 +221,8 @@ async function main(): Promise<void> {
     coderline: coderlineStream(kind, coderlinePath),
     'coderline-run': coderlineRun(kind, coderlinePath),
     'coderline-unread': coderlineUnread(kind, coderlinePath),
+    'ai-sdk': aiSdkStream(kind, coderlinePath),
+    'ai-sdk-streamtext': aiSdkStreamText(kind, coderlinePath),
     'claude-sdk': claudeSdk,
     'codex-sdk': codexSdk,
   };

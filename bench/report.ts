@@ -2,7 +2,7 @@
 // the machine is shared and noisy, so one number alone would say little).
 
 export type StreamKind = 'claude' | 'codex';
-export type ConsumerName = 'floor' | 'splitter' | 'coderline' | 'coderline-run' | 'coderline-unread' | 'claude-sdk' | 'codex-sdk';
+export type ConsumerName = 'floor' | 'splitter' | 'coderline' | 'coderline-run' | 'coderline-unread' | 'ai-sdk' | 'ai-sdk-streamtext' | 'claude-sdk' | 'codex-sdk';
 
 export interface ConsumerReport {
   /** Spawn to exit, in ms. */

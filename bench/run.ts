@@ -14,6 +14,7 @@
 //   retention   heap a translator holds as a 1M-line run goes on (flat = nothing kept per record)
 //   splitter    the line splitter vs. ndjson and readline (bench/line-splitter.ts)
 //   queue       coderline/queue on a local redis-server vs. pool.run(): latency, jobs/s, Redis memory (bench/queue.ts)
+//   ai-sdk      coderline/ai-sdk's doStream() over stream() on the 200k-line Claude and Codex streams, and the AI SDK's streamText() on top
 // BENCH_ROUNDS (default 5) and BENCH_MEMORY_ROUNDS (default 3) set the rounds. BENCH_BASELINE=<git rev>
 // adds coderline as of that commit to the throughput, memory, cold and import sections: before/after side by side.
 import { execFileSync } from 'node:child_process';
@@ -35,7 +36,9 @@ const MEMORY_BYTES = 1_000_000_000;
 const STDERR_FLOOD_BYTES = 256 * 2 ** 20;
 const BASELINE = process.env.BENCH_BASELINE;
 const COLD_LINES = 10;
-const sections = ['throughput', 'memory', 'partial', 'cold', 'import', 'latency', 'live', 'pool', 'translate', 'retention', 'splitter', 'queue'] as const;
+const sections = ['throughput', 'memory', 'partial', 'cold', 'import', 'latency', 'live', 'pool', 'translate', 'retention', 'splitter', 'queue', 'ai-sdk'] as const;
+/** The sections that race the vendor SDKs (installed into bench/node_modules only for them). */
+const vendorSections: ReadonlySet<Section> = new Set(['throughput', 'memory', 'partial', 'cold', 'import']);
 type Section = (typeof sections)[number];
 
 const out: string[] = [];
@@ -308,14 +311,16 @@ function versionOf(packageDir: string): string {
 
 const wanted = process.argv.slice(2).filter((arg): arg is Section => (sections as readonly string[]).includes(arg));
 const chosen: readonly Section[] = wanted.length ? wanted : sections;
-await buildBench();
+const vendorSdks = chosen.some((section) => vendorSections.has(section));
+await buildBench({ vendorSdks });
 if (BASELINE) await buildBaseline(BASELINE);
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: rootDir, encoding: 'utf8' }).trim();
 say(`# coderline bench, ${new Date().toISOString()}`);
 say();
 say(`- machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; node ${process.version}`);
 say(`- load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-say(`- coderline at ${commit} (plus uncommitted changes, if any); vendor SDKs: @anthropic-ai/claude-agent-sdk ${versionOf(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`)}, @openai/codex-sdk ${versionOf(`${benchDir}node_modules/@openai/codex-sdk`)}`);
+const vendorVersions = vendorSdks ? `; vendor SDKs: @anthropic-ai/claude-agent-sdk ${versionOf(`${benchDir}node_modules/@anthropic-ai/claude-agent-sdk`)}, @openai/codex-sdk ${versionOf(`${benchDir}node_modules/@openai/codex-sdk`)}` : '';
+say(`- coderline at ${commit} (plus uncommitted changes, if any)${vendorVersions}`);
 say(`- fake CLI: bench/fake-cli.mjs replaying fixtures/claude/2.1.332/tool_bash.jsonl and fixtures/codex/0.171.0/two-messages.jsonl`);
 /** coderline/queue, from source through tsx (it starts its own redis-server and worker processes). */
 function queue(): void {
@@ -329,7 +334,34 @@ function queue(): void {
   say();
 }
 
-const steps: Record<Section, () => void> = { throughput, memory, partial: partialMessages, cold: coldFirstRun, import: importCost, latency, live, pool, translate, retention, splitter, queue };
+/** coderline/ai-sdk's provider against the stream() it reads: the ratio column is × stream(), per round. */
+function aiSdk(): void {
+  say('## coderline/ai-sdk: doStream() over stream(), 200,000 recorded lines');
+  for (const kind of ['claude', 'codex'] as const) {
+    const results = race(kind, { BENCH_LINES: String(THROUGHPUT_LINES) }, [
+      { label: 'coderline `stream()`', consumer: 'coderline' },
+      { label: 'coderline/ai-sdk `doStream()` parts', consumer: 'ai-sdk' },
+      { label: 'floor (spawn + readline + JSON.parse)', consumer: 'floor' },
+    ], ROUNDS);
+    raw[`ai-sdk-${kind}`] = results;
+    say();
+    say(`### ${kind} stream, ${ROUNDS} interleaved rounds`);
+    say();
+    say(table(['consumer', 'wall ms, median (min–max)', '× stream(), median (min–max)', 'CPU ms', 'CPU × stream()', 'items', 'peak RSS MB'], results.map((r) => [
+      r.label, formatSpread(r.ms), formatSpread(r.ratio, 2), formatSpread(r.cpuMs), formatSpread(r.cpuRatio, 2), String(r.items), formatSpread(r.peakRssMb),
+    ])));
+  }
+  // What an app pays on top: the AI SDK's own pipeline over the model (over a minute a run: one round).
+  const [stream, streamTextRun] = race('codex', { BENCH_LINES: String(THROUGHPUT_LINES) }, [
+    { label: 'coderline `stream()`', consumer: 'coderline' },
+    { label: '`ai` `streamText()` over coderline/ai-sdk, its `fullStream`', consumer: 'ai-sdk-streamtext' },
+  ], 1);
+  raw['ai-sdk-streamtext'] = [stream, streamTextRun];
+  say();
+  say(`\`streamText()\` on the codex stream, one round: ${streamTextRun!.ms.median.toFixed(0)} ms wall, ${streamTextRun!.cpuMs.median.toFixed(0)} ms CPU (${streamTextRun!.cpuRatio.median.toFixed(1)}× \`stream()\`'s ${stream!.cpuMs.median.toFixed(0)}), peak RSS ${streamTextRun!.peakRssMb.median.toFixed(0)} MB.`);
+}
+
+const steps: Record<Section, () => void> = { throughput, memory, partial: partialMessages, cold: coldFirstRun, import: importCost, latency, live, pool, translate, retention, splitter, queue, 'ai-sdk': aiSdk };
 for (const section of chosen) {
   say();
   steps[section]();

@@ -192,6 +192,18 @@ A subpath that imports no Node built-in (checked: it bundles for the browser wit
 - The event types (\`CoderStreamEvent\` and each event), \`CoderError\`, \`InvalidOptionsError\` (an unknown CLI name), \`FeatureNotSupportedError\`, and the types \`ReplayOptions\`, \`TranslationRef\`, \`SessionTarget\`, \`LineDirection\`.
 `;
 
+const aiSdkSection = `## \`coderline/ai-sdk\`: every CLI as an AI SDK language model
+
+A subpath for the [AI SDK](https://ai-sdk.dev) (\`ai\` 7, the \`LanguageModelV4\` specification of \`@ai-sdk/provider\` 4, an optional peer it takes types from only: nothing of it loads at run time, and an app that does not import the subpath loads nothing of this one). Recipe: [recipes.md](recipes.md#use-an-agent-as-an-ai-sdk-model).
+
+- \`coderline(cli, settings?)\` → \`CoderlineLanguageModel\`: \`generateText\`, \`streamText\`, \`Output.object\` run \`cli\` (a built-in name or an adapter) as an agent, each call one turn of a coderline session on the model's own coder (\`provider\` is \`coderline.<cli>\`, \`modelId\` the \`model\` setting). \`settings\` (\`CoderlineModelSettings\`) are the start options below (checked when the model is made), \`maxTurns\` and \`strictSchema\`, and \`tools\`: AI SDK tools by name. \`model.close()\` removes the coder's private state.
+- The prompt: a new session gets the earlier messages rendered as a transcript before the last user message (a \`compatibility\` warning); \`providerOptions.coderline.sessionId\` (from an earlier call's \`providerMetadata.coderline.sessionId\`) resumes that session and sends only what follows the last assistant message. Other \`providerOptions.coderline\` keys are an \`InvalidOptionsError\` (\`CoderlineCallOptions\`). System messages go to \`appendSystemPrompt\` where the CLI has it, else they open the prompt (a warning). File parts go as \`images\` (PNG, JPEG, GIF, WebP) or \`files\` (PDF, text) through a private temp dir; a CLI without the option, or another media type, is a \`FeatureNotSupportedError\` before anything starts.
+- Call options: \`maxOutputTokens\`, \`temperature\`, \`topP\`, \`topK\`, \`presencePenalty\`, \`frequencyPenalty\`, \`seed\`, \`stopSequences\`, a caller's \`headers\` and a \`toolChoice\` other than \`auto\` are \`unsupported\` warnings; \`reasoning\` becomes \`reasoningEffort\` (a warning where the CLI has none); a JSON \`responseFormat\` with a schema becomes \`outputSchema\` (native where the CLI has it, else prompt-based with a \`compatibility\` warning) and the text is the validated output; \`abortSignal\` stops the CLI and its process group; \`includeRawChunks\` adds a \`raw\` part per event.
+- Parts: text and reasoning blocks (deltas when streaming, where the CLI streams them); the agent's own tool calls as \`tool-call\` / \`tool-result\` parts with \`providerExecuted: true\` (\`dynamic\` unless the call declares the tool too) and \`providerMetadata.coderline\` holding \`tool\` (the portable tool facts), \`parentToolUseId\` and \`cliToolName\` where known; \`plan\`, \`subagent\`, \`compaction\`, \`permission\`, \`user_input\` events and non-fatal errors as \`custom\` parts of kind \`coderline.<type>\`.
+- The end: success is \`stop\`; \`max_turns\` and \`budget\` are \`length\` (raw reason the code); an answer off the schema is \`error\` with the answer as text, so the AI SDK's own check throws \`NoObjectGeneratedError\`; any other failure is the \`CoderError\` (thrown by \`generateText\`, an \`error\` part then an \`error\` finish in \`streamText\`); an abort rejects with the signal's reason. Usage: input (total, cache reads, the rest as no-cache), output and reasoning tokens, coderline's usage as \`raw\`. \`providerMetadata.coderline\`: \`sessionId\`, \`cliVersion\`, \`costUsd\` where the CLI prices, \`status\`, \`durationMs\`, \`exitCode\`, \`error\` (\`{ code, message }\`).
+- Tools: the specification hands a model a tool's definition, never its \`execute\`, so the tools the agent calls are given to \`coderline()\` (\`AiSdkTool\`: \`tool({ description, inputSchema, execute })\` with a Standard Schema, \`jsonSchema()\` or \`zodSchema()\` input): each is served over the tools bridge and \`execute\` runs in your process (\`messages\` is empty, \`toolCallId\` its own). A tool given to the call as well makes its calls typed ones; a call's tool that \`coderline()\` was not given is a \`FeatureNotSupportedError\` before anything starts. \`canUseTool\` is asked about each call with the tool's name.
+`;
+
 /** Which options are one CLI's: the types leave them out for the other CLIs. */
 function cliOnlyNote(): string {
   const lists = Object.entries(cliOnlyStartFields).map(([cli, table]) => `${cli}: ${Object.keys(table).map((key) => `\`${key}\``).join(', ')}`);
@@ -216,6 +228,7 @@ export function renderApiMd(): string {
     attachments,
     '',
     replaySection,
+    aiSdkSection,
   ].join('\n');
 }
 

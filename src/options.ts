@@ -193,6 +193,9 @@ export const cliOnlyStartFields = {
     copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
     copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
   }),
+  gemini: fields({
+    geminiSettings: () => optional(record(v.unknown()), "Gemini settings.json keys for the run (e.g. general.maxAttempts, modelConfigs); the adapter's own keys win: telemetry, privacy, security, ide, tools and mcpServers (use the options for those)"),
+  }),
   pi: fields({
     piProvider: () => optional(string(), 'Pi --provider'),
     piModels: () => optional(stringList(), 'Pi --models'),
@@ -203,12 +206,9 @@ export const cliOnlyStartFields = {
     piNoSkills: () => optional(boolean(), 'Pi --no-skills'),
     piNoPromptTemplates: () => optional(boolean(), 'Pi --no-prompt-templates'),
   }),
-  gemini: fields({
-    geminiSettings: () => optional(record(v.unknown()), "Gemini settings.json keys for the run (e.g. general.maxAttempts, modelConfigs); the adapter's own keys win: telemetry, privacy, security, ide, tools and mcpServers (use the options for those)"),
-  }),
 };
 
-const adapterStartFields = { ...sharedAdapterStartFields, ...cliOnlyStartFields.claude, ...cliOnlyStartFields.codex, ...cliOnlyStartFields.copilot, ...cliOnlyStartFields.pi, ...cliOnlyStartFields.gemini };
+const adapterStartFields = { ...sharedAdapterStartFields, ...cliOnlyStartFields.claude, ...cliOnlyStartFields.codex, ...cliOnlyStartFields.copilot, ...cliOnlyStartFields.gemini, ...cliOnlyStartFields.pi };
 
 /** Per-run options that depend on the CLI. */
 const adapterRunFields = fields({

@@ -47,6 +47,7 @@ export const layers: ReadonlyArray<readonly [part: string, prefix: string, mayIm
   ['testing', 'src/testing/', ['errors', 'events', 'options', 'core/contract', 'index']],
   // Optional integrations: their own subpaths; nothing below imports them.
   ['otel', 'src/otel/', ['errors', 'events', 'options', 'result', 'core/run', 'index']],
+  ['ai-sdk', 'src/ai-sdk/', ['errors', 'events', 'options', 'result', 'schema', 'tool', 'core/contract', 'index']],
   ['queue', 'src/queue/', ['errors', 'events', 'options', 'result', 'schema', 'core/options', 'core/contract', 'core/secrets', 'core/tools', 'core/run', 'core/session', 'index', 'registry']],
   ['probe', 'src/probe/', ['errors', 'events', 'options', 'result', 'schema', 'testing', 'core/contract', 'core/stream', 'core/process', 'core/session', 'registry', 'replay', 'index']],
   ['cli', 'src/cli/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/versions', 'core/stream', 'core/session', 'registry', 'replay', 'probe', 'index', 'testing']],

@@ -27,3 +27,14 @@ export function checkSessionId(value: unknown, what: string, provider?: string):
   const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : typeof value;
   throw new InvalidOptionsError([`${what}: ${shown} is not a session id (${sessionIdRule})`], provider);
 }
+
+/**
+ * The issue with a resume or fork of an id that is no UUID, for a CLI that makes only UUIDs and reads any
+ * other value as a prefix or a name (copilot `--resume=abc1234` opens whichever session starts so; codex
+ * `resume <name>` the thread of that name): a job or a caller naming a part of an id would get another
+ * session. Undefined when the target is fine.
+ */
+export function notWholeSessionId(target: { kind: string; sessionId?: string }, provider: string): string | undefined {
+  if ((target.kind !== 'resume' && target.kind !== 'fork') || target.sessionId === undefined || isUuid(target.sessionId)) return undefined;
+  return `the session id to ${target.kind}, "${target.sessionId.slice(0, 80)}", is not a whole ${provider} session id (a UUID): ${provider} would read it as a prefix or a name of another session`;
+}

@@ -20,15 +20,14 @@ function transcriptOf(cli: ProviderName, path: string, secret?: string) {
   return tracker.conversation(secret === undefined ? undefined : (text) => text.replaceAll(secret, '[REDACTED]'));
 }
 
-const shellRuns: Record<ProviderName, { path: string; name: string; answer: string }> = {
+const shellRuns: Record<Exclude<ProviderName, 'gemini'>, { path: string; name: string; answer: string }> = {
   claude: { path: '2.1.332/tool_bash.jsonl', name: 'Bash', answer: 'The command printed coderline-tool-ran.' },
   codex: { path: '0.171.0/shell-workspace-write.jsonl', name: 'command_execution', answer: 'Ran it.' },
   copilot: { path: '1.0.102/bash-tool.jsonl', name: 'bash', answer: 'The command printed hi.' },
   pi: { path: '1.6.0/tool-bash.jsonl', name: 'bash', answer: 'The command printed hello-from-bash.' },
-  gemini: { path: '0.61.0/shell-tool.jsonl', name: 'run_shell_command', answer: 'The command printed hi.' },
 };
 
-describe.each(Object.keys(shellRuns) as ProviderName[])('%s', (cli) => {
+describe.each(Object.keys(shellRuns) as (keyof typeof shellRuns)[])('%s', (cli) => {
   it('the prompt with its image, the tool call, its result, the answer', () => {
     const { path, name, answer } = shellRuns[cli];
     const { messages, plan } = transcriptOf(cli, path);

@@ -9,6 +9,7 @@ import { renderEventsMd } from '../../scripts/events-md.js';
 import type { ProviderName } from '../../src/events.js';
 import * as publicApi from '../../src/index.js';
 import * as replayApi from '../../src/replay/index.js';
+import * as aiSdkApi from '../../src/ai-sdk/index.js';
 import { builtInAdapters } from '../../src/registry.js';
 
 const committed = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -40,6 +41,11 @@ describe('generated docs', () => {
   it('docs/api.md documents every export of coderline/replay in its section', () => {
     const section = renderApiMd().split('## `coderline/replay`')[1] ?? '';
     expect(Object.keys(replayApi).filter((name) => !section.includes(`\`${name}`))).toEqual([]);
+  });
+
+  it('docs/api.md documents every export of coderline/ai-sdk in its section', () => {
+    const section = renderApiMd().split('## `coderline/ai-sdk`')[1] ?? '';
+    expect(Object.keys(aiSdkApi).filter((name) => !section.includes(`\`${name}`))).toEqual([]);
   });
 
   it('docs/events.md shows, for every CLI, the records behind init, message, tool_use, tool_result and done', () => {

@@ -212,17 +212,21 @@ describe('the built package', () => {
       .filter((specifier) => !/^(node:|\.)/.test(specifier) && !builtinModules.includes(specifier) && specifier !== 'coderline')
       .map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')))];
     expect(packages).not.toContain('zod');
-    // Peers are the optional integrations' libraries (coderline/queue, coderline/otel), which the app installs.
-    expect(packages.sort()).toEqual([...Object.keys(dependencies), ...Object.keys(peerDependencies)].sort());
+    // Peers are the optional integrations' libraries (coderline/queue, coderline/otel), which the app installs;
+    // coderline/ai-sdk takes only types from its peer, which no built file loads.
+    const typeOnlyPeers = new Set(['@ai-sdk/provider']);
+    expect(packages.sort()).toEqual([...Object.keys(dependencies), ...Object.keys(peerDependencies)].filter((name) => !typeOnlyPeers.has(name)).sort());
+    expect(readFileSync(`${root}dist/ai-sdk.d.ts`, 'utf8')).toMatch(/from '@ai-sdk\/provider'/);
   });
 
   // The queue's and the tracer's libraries cost nothing to an app that does not use them.
-  it('loads BullMQ, ioredis and OpenTelemetry only through coderline/queue and coderline/otel', () => {
-    const program = `require(process.env.ENTRY); const found = new Set(Object.keys(require.cache).map((file) => /node_modules[\\\\/](bullmq|ioredis|@opentelemetry[\\\\/]api)[\\\\/]/.exec(file)?.[1]).filter(Boolean)); console.log(JSON.stringify([...found].sort()))`;
+  it('loads BullMQ, ioredis and OpenTelemetry only through coderline/queue and coderline/otel, and nothing of the AI SDK', () => {
+    const program = `require(process.env.ENTRY); const found = new Set(Object.keys(require.cache).map((file) => /node_modules[\\\\/](bullmq|ioredis|@opentelemetry[\\\\/]api|ai|@ai-sdk[\\\\/][^\\\\/]+)[\\\\/]/.exec(file)?.[1]).filter(Boolean)); console.log(JSON.stringify([...found].sort()))`;
     const loadedBy = (entry: string) => JSON.parse(execFileSync(process.execPath, ['-e', program], { cwd: root, encoding: 'utf8', env: { ...process.env, ENTRY: entry } })) as string[];
     expect(loadedBy('coderline')).toEqual([]);
     expect(loadedBy('coderline/queue')).toEqual(['bullmq', 'ioredis']);
     expect(loadedBy('coderline/otel')).toEqual(['@opentelemetry/api']);
+    expect(loadedBy('coderline/ai-sdk')).toEqual([]);
   });
 
   // Every entry imports the main one, so what `coderline` loads is one chunk (plus the few modules it

@@ -135,3 +135,22 @@ describe('session ids the CLI gives back are untrusted too', () => {
     expect(read).toEqual(['ok-1']);
   });
 });
+
+describe('a resume names a whole session, never a part of one (claude, codex, copilot, gemini)', () => {
+  // The attacker's step: a job (or a user an app passes through) names the first characters of someone
+  // else's session id, or a session's name. Copilot resumes `--resume=<7+ hex prefix>` and by name, Codex
+  // `resume <thread name>`, Gemini `--resume <index>`: the run would continue another session, with its
+  // history. These CLIs make only UUIDs, so anything else is refused before the CLI starts.
+  const parts = ['0cb916d', '0cb916db', 'release-notes', '1', 'latest'];
+  it.each(['claude', 'codex', 'copilot', 'gemini'] as const)('%s: resume() and fork of a prefix or a name are InvalidOptionsError before anything spawns', async (cli) => {
+    const coder = createCoder(cli, { executablePath: '/nonexistent/cli' });
+    for (const id of parts) {
+      const result = coder.resume(id).run('Continue.');
+      await expect(result).rejects.toBeInstanceOf(InvalidOptionsError);
+      await expect(result).rejects.toThrow(/not a (whole )?\w+ session id/i);
+    }
+    // A whole id gets past the check (then fails for the missing executable, which shows nothing ran before).
+    await expect(coder.resume('0cb916db-26aa-40f2-86b5-1ba81b225fd2').run('Continue.')).rejects.toMatchObject({ code: 'binary_not_found' });
+    await coder.close();
+  });
+});

@@ -11,10 +11,11 @@ const expectedKinds: Record<ReplayCase['cli'], Record<string, ToolKind>> = {
   claude: {
     Bash: 'shell', Read: 'read', Write: 'write', Edit: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Glob: 'search', Grep: 'search', LS: 'list',
     WebFetch: 'fetch', WebSearch: 'web_search', Task: 'task', TodoWrite: 'plan', AskUserQuestion: 'ask', mcp__fake__echo: 'mcp', StructuredOutput: 'other',
+    Agent: 'task', TaskCreate: 'plan', TaskUpdate: 'plan',
   },
   codex: { command_execution: 'shell', file_change: 'edit', web_search: 'web_search' },
   // Prompt mode names the tool; ACP (live) only its kind.
-  copilot: { bash: 'shell', view: 'read', create: 'write', edit: 'edit', grep: 'search', glob: 'search', task: 'task', no_such_tool: 'other', execute: 'shell' },
+  copilot: { bash: 'shell', view: 'read', create: 'write', edit: 'edit', grep: 'search', glob: 'search', task: 'task', no_such_tool: 'other', execute: 'shell', sql: 'other', other: 'other' },
   pi: { bash: 'shell', read: 'read', write: 'write', edit: 'edit', grep: 'search', find: 'search', ls: 'list', no_such_tool: 'other' },
 };
 

@@ -4,7 +4,7 @@
 // value that starts with `-` stays a value.
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
 import { repeatedFlagJoined, rulesSplitByCli } from '../../core/options/flags.js';
-import { isUuid } from '../../schema/ids.js';
+import { isUuid, notWholeSessionId } from '../../schema/ids.js';
 import { readAttachments, type Attachments } from '../../core/options/attachments.js';
 import { bridgedServers } from '../../core/tools/mcp-servers.js';
 import type { ToolBridgeInfo } from '../../core/contract/bridge-info.js';
@@ -63,6 +63,8 @@ export function validateClaudeOptions(opts: ResolvedOpts, session: SessionTarget
   if (opts.sessionId !== undefined && !isUuid(opts.sessionId)) {
     issues.push(`sessionId must be a UUID for claude (got "${opts.sessionId}")`);
   }
+  const notWhole = notWholeSessionId(session, 'claude');
+  if (notWhole) issues.push(notWhole);
   if (opts.sessionId !== undefined && session.kind !== 'new' && session.kind !== 'fork') {
     issues.push('sessionId names a new session; it cannot be combined with resume/continue');
   }

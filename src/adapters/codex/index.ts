@@ -1,5 +1,6 @@
 // The Codex CLI (`codex exec --json`) as an AdapterSpec.
-import type { AdapterSpec } from '../../core/contract/adapter.js';
+import type { AdapterSpec, SessionTarget } from '../../core/contract/adapter.js';
+import { notWholeSessionId } from '../../schema/ids.js';
 import { toolBridgeServerName } from '../../schema/tool-names.js';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
@@ -27,7 +28,9 @@ function bridgeEnforces(rule: string, opts: ResolvedOpts): boolean {
   return servers.some((server) => rule === `mcp__${server}` || rule.startsWith(`mcp__${server}__`) || (rule.startsWith(`${server}(`) && rule.endsWith(')')));
 }
 
-function validateCodexOpts(opts: ResolvedOpts): void {
+function validateCodexOpts(opts: ResolvedOpts, session: SessionTarget): void {
+  const notWhole = notWholeSessionId(session, 'codex');
+  if (notWhole) throw new InvalidOptionsError([notWhole], 'codex');
   const unenforced = opts.permissionPolicy?.deny?.filter((rule) => !bridgeEnforces(rule, opts)) ?? [];
   if (unenforced.length) {
     throw new FeatureNotSupportedError(

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
 import { bridgedServers } from '../../core/tools/mcp-servers.js';
-import { isUuid } from '../../schema/ids.js';
+import { isUuid, notWholeSessionId } from '../../schema/ids.js';
 import { compareVersions } from '../../core/versions/version.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
 import { rulesSplitByCli } from '../../core/options/flags.js';
@@ -39,6 +39,8 @@ export function validateCopilotOptions(opts: ResolvedOpts, session: SessionTarge
   if (opts.sessionId && session.kind === 'new' && !isUuid(opts.sessionId)) {
     issues.push(`sessionId "${opts.sessionId}" must be a UUID for Copilot`);
   }
+  const notWhole = notWholeSessionId(session, 'copilot');
+  if (notWhole) issues.push(notWhole);
   const policyMode = opts.permissionPolicy?.mode;
   if (opts.copilotMode && policyMode === 'plan' && opts.copilotMode !== 'plan') {
     issues.push(`copilotMode "${opts.copilotMode}" contradicts permissionPolicy.mode "plan"`);
