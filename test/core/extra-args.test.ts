@@ -18,9 +18,11 @@ writeFileSync(join(piSessionDir, '2026-01-01T00-00-00-000Z_id-1.jsonl'), '');
 const geminiHome = mkdtempSync(join(tmpdir(), 'coderline-extra-args-gemini-'));
 mkdirSync(join(geminiHome, '.gemini', 'tmp', 'w', 'chats'), { recursive: true });
 writeFileSync(join(geminiHome, '.gemini', 'tmp', 'w', 'chats', 'session-2026-01-01T00-00-id-1.jsonl'), '{"sessionId":"id-1"}\n');
+const tempFiles = mkdtempSync(join(tmpdir(), 'coderline-extra-args-temp-'));
 afterAll(() => {
   rmSync(piSessionDir, { recursive: true, force: true });
   rmSync(geminiHome, { recursive: true, force: true });
+  rmSync(tempFiles, { recursive: true, force: true });
 });
 
 /** As many flags as each builder can emit at once (contradicting options are split in two sets). */
@@ -54,7 +56,12 @@ async function emittedFlags(cli: ProviderName, opts: SharedStartOpts, session: S
     opts,
     session,
     cwd: '/w',
-    writeTempFile: async (name) => `/tmp/x/${name}`,
+    // A real file, as the core writes it: gemini makes the run's home beside it.
+    writeTempFile: async (name) => {
+      const file = join(tempFiles, name);
+      writeFileSync(file, '');
+      return file;
+    },
     coderStateDir: async () => '/tmp/state',
     outputJsonSchema: { type: 'object' },
     toolBridge: { name: 'coderline', url: 'http://127.0.0.1:1/mcp', headers: {}, secret: 's', toolNames: ['t'], servers: [{ name: 'ext', url: 'http://127.0.0.1:1/mcp/ext', toolNames: ['u'] }] },
