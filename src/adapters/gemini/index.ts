@@ -5,9 +5,11 @@ import type { AdapterSpec } from '../../core/contract/adapter.js';
 import { buildGeminiInvocation, validateGeminiOptions } from './argv.js';
 import { geminiCapabilities, geminiInsteadHints, geminiOwnedFlags } from './capabilities.js';
 import { geminiDocs } from './docs.js';
+import { geminiEvents } from './events.js';
 import { explainGeminiExit } from './exit.js';
 import { geminiSessionStore } from './store.js';
-import { createGeminiTranslator } from './translate.js';
+import { geminiToolCatalogs } from './tools.js';
+import { geminiTranslation } from './translation.js';
 import { geminiVersions } from './versions.js';
 
 export const geminiAdapter: AdapterSpec<'gemini'> = {
@@ -19,6 +21,7 @@ export const geminiAdapter: AdapterSpec<'gemini'> = {
   // `gemini --version` prints the bare version.
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\s*$/m.exec(output)?.[1],
   capabilities: geminiCapabilities,
+  events: geminiEvents,
   ownedFlags: geminiOwnedFlags,
   insteadHints: geminiInsteadHints,
   validate: validateGeminiOptions,
@@ -44,6 +47,7 @@ export const geminiAdapter: AdapterSpec<'gemini'> = {
   canFork: false,
   buildInvocation: buildGeminiInvocation,
   explainExit: explainGeminiExit,
-  createTranslator: createGeminiTranslator,
+  createTranslator: geminiTranslation.createTranslator,
+  toolCatalogs: geminiToolCatalogs,
   sessionStore: geminiSessionStore,
 };

@@ -1,6 +1,11 @@
-// Gemini's pure face (coderline/replay): the stream-json translator, with nothing that starts a
-// process or reads a file.
+// Gemini's pure face (coderline/replay): the stream-json translator with the tool facts of its
+// catalog, with nothing that starts a process or reads a file.
 import type { TranslationSpec } from '../../core/contract/adapter.js';
-import { createGeminiTranslator } from './translate.js';
+import { withToolFacts } from '../../core/translate/tool-facts.js';
+import { geminiToolCatalog } from './tools.js';
+import { createGeminiTranslator, runServers } from './translate.js';
 
-export const geminiTranslation: TranslationSpec<'gemini'> = { name: 'gemini', createTranslator: createGeminiTranslator };
+export const geminiTranslation: TranslationSpec<'gemini'> = {
+  name: 'gemini',
+  createTranslator: (ctx) => withToolFacts(geminiToolCatalog(runServers(ctx)), createGeminiTranslator(ctx)),
+};
