@@ -112,7 +112,7 @@ export function renderAdaptersMd(): string {
       `\`${type}\``,
       ...adapters.map((a) => {
         const support = a.events?.[type];
-        if (!support) return '❌';
+        if (!support) return '❌ not stated';
         return 'none' in support ? `❌ ${cell(support.none)}` : `✅ since ${support.since}: ${cell(support.how)}`;
       }),
     ]),

@@ -235,11 +235,14 @@ function recordSessions(dir: string): Promise<void> {
   });
 }
 
-/** A turn, then `/compact` on the same session: compact_boundary with the tokens before and after. */
+/**
+ * A turn with a tool call, then `/compact` on the same session: compact_boundary with the tokens
+ * before and after (2.1.197 refuses to compact a single exchange: "Not enough messages to compact.").
+ */
 function recordCompaction(dir: string): Promise<void> {
-  const script: Script = [{ text: 'Noted: apricot.' }, { text: '<summary>The user asked to remember apricot.</summary>' }];
+  const script: Script = [{ text: 'Checking.', toolCalls: [bash('echo apricot')] }, { text: 'Noted: apricot.' }, { text: '<summary>The user asked to remember apricot.</summary>' }];
   return withSandbox(script, {}, async (sandbox) => {
-    const first = await runOnce(dir, sandbox, { name: 'compact_first', script: [], prompt: 'Remember the word apricot.' });
+    const first = await runOnce(dir, sandbox, { name: 'compact_first', script: [], prompt: 'Remember the word apricot.', opts: { permissionPolicy: { allow: ['Bash'] } } });
     if (!first.sessionId) throw new Error('compact_first printed no session id');
     await runOnce(dir, sandbox, { name: 'compact', script: [], prompt: '/compact', session: { kind: 'resume', sessionId: first.sessionId } });
   });

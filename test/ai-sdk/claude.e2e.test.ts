@@ -64,6 +64,8 @@ describe('coderline/ai-sdk with claude (real binary, real ai package)', () => {
     const call = parts.find((part) => part.type === 'tool-call');
     const output = parts.find((part) => part.type === 'tool-result');
     expect(call).toMatchObject({ toolName: 'Bash', input: { command: 'echo hi' }, providerExecuted: true, dynamic: true });
+    // The portable tool facts ride along: what the call does, the same on every CLI.
+    expect(call?.providerMetadata?.coderline).toMatchObject({ tool: { kind: 'shell', command: 'echo hi' } });
     expect(output).toMatchObject({ toolCallId: call?.toolCallId, output: expect.stringContaining('hi'), providerExecuted: true });
     expect(await result.text).toBe('Let me check.It printed hi.');
     expect(await result.reasoningText).toBe('I should look.');

@@ -24,9 +24,9 @@ describe('flags from the options schema', () => {
     const shape = Object.keys(optionSchemas().oneShotOptsSchema.entries);
     // Callbacks and the signal are the command's own business; outputSchema is --schema and
     // permissionPolicy is --plan/--bypass/--allow/--deny.
-    // Custom tools and canUseTool are functions too; outputJsonSchema goes with a library's schema, which
+    // Custom tools, canUseTool and onUserInput are functions too; outputJsonSchema goes with a library's schema, which
     // a command line cannot hold. A new option that lands here needs a decision: a flag, or a reason.
-    expect(shape.filter((key) => !byFlag.has(key)).sort()).toEqual(['canUseTool', 'onEvent', 'onRawLine', 'outputJsonSchema', 'outputSchema', 'permissionPolicy', 'signal', 'tools']);
+    expect(shape.filter((key) => !byFlag.has(key)).sort()).toEqual(['canUseTool', 'onEvent', 'onRawLine', 'onUserInput', 'outputJsonSchema', 'outputSchema', 'permissionPolicy', 'signal', 'tools']);
     expect(optionFlags().find((option) => option.key === 'maxTurns')).toMatchObject({ flag: 'max-turns', kind: 'number' });
     expect(optionFlags().find((option) => option.key === 'reasoningEffort')?.choices).toContain('xhigh');
   });

@@ -1,6 +1,6 @@
 // extraArgs is guarded by each adapter's ownedFlags: the list must name every flag its invocation
 // builder can emit, so a caller cannot pass a second --output-format or a session flag behind its back.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,16 @@ const uuid = '0b7d5a3e-0c1f-4d7e-9a57-7d1a4f3c2b10';
 /** pi resumes and forks only a session its store holds: one for id-1. */
 const piSessionDir = mkdtempSync(join(tmpdir(), 'coderline-extra-args-pi-'));
 writeFileSync(join(piSessionDir, '2026-01-01T00-00-00-000Z_id-1.jsonl'), '');
-afterAll(() => rmSync(piSessionDir, { recursive: true, force: true }));
+/** gemini resumes only a session its store (under HOME) holds: one for id-1. */
+const geminiHome = mkdtempSync(join(tmpdir(), 'coderline-extra-args-gemini-'));
+mkdirSync(join(geminiHome, '.gemini', 'tmp', 'w', 'chats'), { recursive: true });
+writeFileSync(join(geminiHome, '.gemini', 'tmp', 'w', 'chats', 'session-2026-01-01T00-00-id-1.jsonl'), '{"sessionId":"id-1"}\n');
+const tempFiles = mkdtempSync(join(tmpdir(), 'coderline-extra-args-temp-'));
+afterAll(() => {
+  rmSync(piSessionDir, { recursive: true, force: true });
+  rmSync(geminiHome, { recursive: true, force: true });
+  rmSync(tempFiles, { recursive: true, force: true });
+});
 
 /** As many flags as each builder can emit at once (contradicting options are split in two sets). */
 const maximal: Record<ProviderName, SharedStartOpts[]> = {
@@ -34,8 +43,8 @@ const maximal: Record<ProviderName, SharedStartOpts[]> = {
     { permissionPolicy: { mode: 'plan' }, piSessionDir },
   ],
   gemini: [
-    { model: 'm', addDirs: ['/a'], allowedTools: ['read_file'], permissionPolicy: { mode: 'plan', deny: ['glob'] }, sessionId: uuid, systemPrompt: 's', strictMcpConfig: true, isolation: 'strict' },
-    { permissionPolicy: { mode: 'bypass' } },
+    { model: 'm', addDirs: ['/a'], allowedTools: ['read_file'], permissionPolicy: { mode: 'plan', deny: ['glob'] }, sessionId: uuid, systemPrompt: 's', strictMcpConfig: true, extraEnv: { HOME: geminiHome } },
+    { permissionPolicy: { mode: 'bypass' }, extraEnv: { HOME: geminiHome } },
   ],
 };
 
@@ -47,7 +56,12 @@ async function emittedFlags(cli: ProviderName, opts: SharedStartOpts, session: S
     opts,
     session,
     cwd: '/w',
-    writeTempFile: async (name) => `/tmp/x/${name}`,
+    // A real file, as the core writes it: gemini makes the run's home beside it.
+    writeTempFile: async (name) => {
+      const file = join(tempFiles, name);
+      writeFileSync(file, '');
+      return file;
+    },
     coderStateDir: async () => '/tmp/state',
     outputJsonSchema: { type: 'object' },
     toolBridge: { name: 'coderline', url: 'http://127.0.0.1:1/mcp', headers: {}, secret: 's', toolNames: ['t'], servers: [{ name: 'ext', url: 'http://127.0.0.1:1/mcp/ext', toolNames: ['u'] }] },

@@ -10,6 +10,7 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { piAdapter } from '../../src/adapters/pi/index.js';
+import { geminiAdapter } from '../../src/adapters/gemini/index.js';
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import { createCoder, type ProviderName } from '../../src/index.js';
 import { fakeApiOf, startFakeModel } from '../../src/testing/index.js';
@@ -21,12 +22,11 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-type Cli = Exclude<ProviderName, 'gemini'>;
-const adapters: Record<Cli, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter };
+const adapters: Record<ProviderName, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter, gemini: geminiAdapter };
 /** An id of the shape each CLI makes, that no store here holds. */
 const missing = '01a22c6b-0000-7000-8000-000000000000';
 
-async function coderFor(cli: Cli) {
+async function coderFor(cli: ProviderName) {
   const fake = await startFakeModel({ api: fakeApiOf[cli], script: [{ text: 'never sent' }] });
   const cwd = mkdtempSync(join(tmpdir(), `coderline-missing-${cli}-`));
   dirs.push(cwd);
@@ -63,6 +63,17 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s (real binary): 
       expect(outcome).toMatchObject({ code: 'session_not_found' });
       expect(outcome.message).toContain(missing);
     }
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+// Gemini has no live mode here (its ACP preset comes apart): the one-shot resume.
+describe('gemini (real binary): a session id the store lacks', () => {
+  it('resume fails with session_not_found naming the id, and the model is never asked', async () => {
+    const { fake, coder } = await coderFor('gemini');
+    const resumed = await failure(() => coder.resume(missing).run('Continue.'));
+    expect(resumed).toMatchObject({ code: 'session_not_found' });
+    expect(resumed.message).toContain(missing);
     expect(fake.requests).toHaveLength(0);
   });
 });

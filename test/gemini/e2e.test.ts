@@ -133,9 +133,10 @@ describe('gemini end to end (real binary, fake Gemini API)', () => {
       'user: Again?',
       'assistant: Still banana.',
     ]);
-    const unknown = await coder.resume('00000000-0000-4000-8000-000000000000').run('Hi');
-    expect(unknown.status).toBe('error');
-    expect(unknown.error?.code).toBe('session_not_found');
+    // An id the store lacks fails before the CLI starts (it would boot, then exit 42).
+    const asked = fake.requests.length;
+    await expect(coder.resume('00000000-0000-4000-8000-000000000000').run('Hi')).rejects.toMatchObject({ code: 'session_not_found', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') });
+    expect(fake.requests).toHaveLength(asked);
   });
 
   it('maps a 401 to auth and a hang to a stall, and leaves no process behind', async () => {

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createGeminiTranslator } from '../../src/adapters/gemini/translate.js';
+import { geminiTranslation } from '../../src/adapters/gemini/translation.js';
 import type { TranslatedEvent } from '../../src/events.js';
 import type { ResolvedOpts } from '../../src/options.js';
 import { ofType } from '../support/events.js';
@@ -15,7 +15,7 @@ const lines = (version: string, name: string) =>
   readFileSync(join(root, version, `${name}.jsonl`), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
 const meta = (version: string, name: string) => JSON.parse(readFileSync(join(root, version, `${name}.meta.json`), 'utf8')) as { status: string; error: { code: string } | null };
 const replay = (records: unknown[], opts: ResolvedOpts = {}): TranslatedEvent[] => {
-  const translator = createGeminiTranslator({ opts });
+  const translator = geminiTranslation.createTranslator({ opts });
   return records.flatMap((record) => translator.translate(record));
 };
 

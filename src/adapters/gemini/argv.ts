@@ -7,10 +7,11 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Invocation, InvocationContext, SessionTarget } from '../../core/contract/adapter.js';
 import { gatedRun } from '../../core/options/gated-run.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
-import { FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
+import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { isUuid } from '../../schema/ids.js';
-import { prepareRunHome } from './home.js';
+import { prepareRunHome, storeDirOf } from './home.js';
+import { geminiSessionFile } from './store.js';
 import { bridgedServerNames, geminiSettings } from './settings.js';
 
 /** Every run: JSONL on stdout. */
@@ -103,8 +104,15 @@ function attachmentReferences(ctx: InvocationContext): string {
   return references.length ? `\n\n${references.join(' ')}` : '';
 }
 
+/** A resume of an id the store lacks fails before the CLI starts (it would exit 42 after booting). */
+async function checkStoredSession(ctx: InvocationContext, sessionId: string): Promise<void> {
+  if (await geminiSessionFile(ctx, sessionId)) return;
+  throw new CoderError('session_not_found', `gemini has no session "${sessionId}" in its store ${await storeDirOf(ctx)}`, { provider: 'gemini' });
+}
+
 export async function buildGeminiInvocation(ctx: InvocationContext): Promise<Invocation> {
   const { opts } = ctx;
+  if (ctx.session.kind === 'resume') await checkStoredSession(ctx, ctx.session.sessionId);
   if (gatedRun(opts)) refuseRepositoryConfig(ctx);
   const stdin = (opts.outputSchema && ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt) + attachmentReferences(ctx);
   const settings = geminiSettings(ctx);

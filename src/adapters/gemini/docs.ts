@@ -18,5 +18,6 @@ export const geminiDocs: AdapterDocs = {
     'In the default approval mode the CLI offers no shell or write tools headless (a call is `tool_not_registered`); allow rules offer and run them, plan mode allows writes only to its plans dir.',
     'Retries of 429/5xx are silent on stdout and take minutes (10 attempts); a hung model request waits 60 s for headers per attempt: stallTimeoutMs bounds it.',
     'tools.allowed and tools.exclude are deprecated in 0.61.0 in favour of policy files (a warning on stderr) and still honoured.',
+    'The CLI expands `@<path>` in any prompt text, not only the attachments the adapter adds: a file of the workspace named that way is inlined into the request, so a prompt of untrusted text can pull workspace files in.',
   ],
 };

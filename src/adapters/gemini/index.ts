@@ -5,10 +5,12 @@ import type { AdapterSpec } from '../../core/contract/adapter.js';
 import { buildGeminiInvocation, validateGeminiOptions } from './argv.js';
 import { geminiCapabilities, geminiInsteadHints, geminiOwnedFlags } from './capabilities.js';
 import { geminiDocs } from './docs.js';
+import { geminiEvents } from './events.js';
 import { explainGeminiExit } from './exit.js';
 import { geminiLive } from './live.js';
 import { geminiSessionStore } from './store.js';
-import { createGeminiTranslator } from './translate.js';
+import { geminiToolCatalogs } from './tools.js';
+import { geminiTranslation } from './translation.js';
 import { geminiVersions } from './versions.js';
 
 export const geminiAdapter: AdapterSpec<'gemini'> = {
@@ -20,6 +22,7 @@ export const geminiAdapter: AdapterSpec<'gemini'> = {
   // `gemini --version` prints the bare version.
   parseVersion: (output) => /^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\s*$/m.exec(output)?.[1],
   capabilities: geminiCapabilities,
+  events: geminiEvents,
   ownedFlags: geminiOwnedFlags,
   insteadHints: geminiInsteadHints,
   validate: validateGeminiOptions,
@@ -45,7 +48,8 @@ export const geminiAdapter: AdapterSpec<'gemini'> = {
   canFork: false,
   buildInvocation: buildGeminiInvocation,
   explainExit: explainGeminiExit,
-  createTranslator: createGeminiTranslator,
+  createTranslator: geminiTranslation.createTranslator,
+  toolCatalogs: geminiToolCatalogs,
   sessionStore: geminiSessionStore,
   live: geminiLive,
 };

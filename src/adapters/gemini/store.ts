@@ -12,8 +12,9 @@ import { eventsOfRecords, filesUnder, firstRecord, modifiedAt, readJsonLines, su
 import type { TranslatedEvent } from '../../events.js';
 import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { storeDirOf } from './home.js';
-import { geminiToolFacts } from './tools.js';
+import { toolFactsAnnotator } from '../../core/translate/tool-facts.js';
 import { parsedJson } from '../../core/translate/tool-output.js';
+import { geminiToolCatalog } from './tools.js';
 
 const chatFiles = async (ctx: StoreContext) =>
   (await filesUnder(join(await storeDirOf(ctx), 'tmp'), (name) => name.startsWith('session-') && name.endsWith('.jsonl'))).filter((file) => basename(dirname(file)) === 'chats');
@@ -51,10 +52,9 @@ function messagesOf(records: readonly unknown[]): unknown[] {
 function toolEvents(call: JsonObject, record: unknown): TranslatedEvent[] {
   const id = stringOf(call.id) ?? '';
   const name = stringOf(call.name) ?? 'unknown';
-  const tool = geminiToolFacts(name, call.args);
   const status = stringOf(call.status);
-  const events: TranslatedEvent[] = [{ type: 'tool_use', id, name, input: call.args, tool, raw: record }];
-  if (status) events.push({ type: 'tool_result', id, name, tool, output: parsedJson(call.resultDisplay ?? call.result), isError: status !== 'success', raw: record });
+  const events: TranslatedEvent[] = [{ type: 'tool_use', id, name, input: call.args, raw: record }];
+  if (status) events.push({ type: 'tool_result', id, name, output: parsedJson(call.resultDisplay ?? call.result), isError: status !== 'success', raw: record });
   return events;
 }
 
@@ -93,7 +93,7 @@ async function summary(file: string): Promise<SessionInfo | undefined> {
 }
 
 /** The newest file of the session (a resumed session may start a file of its own). */
-async function sessionFile(ctx: StoreContext, sessionId: string): Promise<string | undefined> {
+export async function geminiSessionFile(ctx: StoreContext, sessionId: string): Promise<string | undefined> {
   let newest: { file: string; at: string } | undefined;
   for (const file of await chatFiles(ctx)) {
     // The name holds the id's first 8 characters: only those files are opened.
@@ -120,11 +120,12 @@ export const geminiSessionStore: SessionStoreSpec = {
     return newestPerId(await summarize(await chatFiles(ctx), summary, cwd));
   },
   async read(ctx, sessionId) {
-    const file = await sessionFile(ctx, sessionId);
+    const file = await geminiSessionFile(ctx, sessionId);
     if (!file) return undefined;
     const records = await readJsonLines(file);
     const header = asJsonObject(records[0]);
     const init: TranslatedEvent = { type: 'init', sessionId, raw: header };
-    return [init, ...eventsOfRecords(messagesOf(records), recordEvents)];
+    const withFacts = toolFactsAnnotator(geminiToolCatalog());
+    return [init, ...eventsOfRecords(messagesOf(records), (record) => withFacts(recordEvents(record)))];
   },
 };

@@ -1,32 +1,23 @@
-// Gemini CLI's tools as portable facts (ToolFacts), as data: which kind each built-in is and which
-// input fields hold its command, paths, query or address. Names and fields as 0.61.0 offers them to
-// the model; older names (search_file_content, `path`, `absolute_path`) are kept for older versions.
-import type { ToolFacts, ToolKind } from '../../events.js';
-import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
+// What Gemini CLI's tools are, portably (`tool` on tool_use and tool_result): its built-ins with the
+// inputs 0.61.0 offers the model, older names and fields (search_file_content, `path`, `absolute_path`)
+// kept for older versions. MCP tools are `mcp_<server>_<tool>`; a server name may hold `_`, so a
+// translator that knows the run's servers resolves them (geminiToolCatalog(servers)).
+import type { ToolCatalog, ToolRule } from '../../core/contract/tool-catalog.js';
 
-interface ToolShape {
-  kind: ToolKind;
-  /** Input fields that name one file or directory each. */
-  paths?: readonly string[];
-  /** Input fields that hold a list of paths or globs. */
-  pathLists?: readonly string[];
-  query?: string;
-  url?: string;
-  command?: string;
-}
+const search: ToolRule = { kind: 'search', query: ['pattern'], paths: ['dir_path', 'path'] };
 
-const builtInTools: Readonly<Record<string, ToolShape>> = {
-  run_shell_command: { kind: 'shell', command: 'command', paths: ['dir_path', 'directory'] },
+const tools: Readonly<Record<string, ToolRule>> = {
+  run_shell_command: { kind: 'shell', command: ['command'], paths: ['dir_path', 'directory'] },
   read_file: { kind: 'read', paths: ['file_path', 'absolute_path', 'path'] },
-  read_many_files: { kind: 'read', pathLists: ['include', 'paths'] },
+  read_many_files: { kind: 'read', paths: ['include[]', 'paths[]'] },
   write_file: { kind: 'write', paths: ['file_path', 'absolute_path'] },
   replace: { kind: 'edit', paths: ['file_path', 'absolute_path'] },
-  glob: { kind: 'search', query: 'pattern', paths: ['dir_path', 'path'] },
-  grep_search: { kind: 'search', query: 'pattern', paths: ['dir_path', 'path'] },
-  search_file_content: { kind: 'search', query: 'pattern', paths: ['dir_path', 'path'] },
+  glob: search,
+  grep_search: search,
+  search_file_content: search,
   list_directory: { kind: 'list', paths: ['dir_path', 'path'] },
-  web_fetch: { kind: 'fetch', url: 'url' },
-  google_web_search: { kind: 'web_search', query: 'query' },
+  web_fetch: { kind: 'fetch', url: ['url'] },
+  google_web_search: { kind: 'web_search', query: ['query'] },
   write_todos: { kind: 'plan' },
   enter_plan_mode: { kind: 'plan' },
   exit_plan_mode: { kind: 'plan', paths: ['plan_filename'] },
@@ -34,32 +25,20 @@ const builtInTools: Readonly<Record<string, ToolShape>> = {
   ask_user: { kind: 'ask' },
 };
 
-/** `web_fetch` takes its addresses inside a prompt (`{prompt: "Summarize https://…"}`): the first one. */
-const firstUrl = (text: string | undefined) => (text ? /https?:\/\/[^\s"'<>)]+/.exec(text)?.[0] : undefined);
-
-function pathsOf(shape: ToolShape, input: JsonObject): string[] {
-  const single = (shape.paths ?? []).map((field) => stringOf(input[field])).filter((path): path is string => Boolean(path));
-  const lists = (shape.pathLists ?? []).flatMap((field) => (Array.isArray(input[field]) ? (input[field] as unknown[]) : []));
-  return [...single, ...lists.filter((path): path is string => typeof path === 'string')];
+/** The server of `mcp_<server>_<tool>`: the longest of `servers` that fits, else the part up to the next `_`. */
+export function geminiMcpServer(name: string, servers: readonly string[]): string | undefined {
+  if (!name.startsWith('mcp_')) return undefined;
+  const known = [...servers].sort((a, b) => b.length - a.length).find((server) => name.startsWith(`mcp_${server}_`) && name.length > server.length + 5);
+  return known ?? /^mcp_([^_]+)_./.exec(name)?.[1];
 }
 
-/**
- * The facts of a call of `name` with `input`; `mcpServer` when the CLI reports the call as an MCP
- * server's tool. Unknown tools are `other`.
- */
-export function geminiToolFacts(name: string, input: unknown, mcpServer?: string): ToolFacts {
-  if (mcpServer !== undefined) return { kind: 'mcp', name, server: mcpServer };
-  const shape = builtInTools[name];
-  if (!shape) return { kind: 'other', name };
-  const fields = asJsonObject(input) ?? {};
-  const facts: ToolFacts = { kind: shape.kind, name };
-  const command = shape.command ? stringOf(fields[shape.command]) : undefined;
-  if (command !== undefined) facts.command = command;
-  const paths = pathsOf(shape, fields);
-  if (paths.length) facts.paths = paths;
-  const query = shape.query ? stringOf(fields[shape.query]) : undefined;
-  if (query !== undefined) facts.query = query;
-  const url = shape.url ? (stringOf(fields[shape.url]) ?? firstUrl(stringOf(fields.prompt))) : undefined;
-  if (url !== undefined) facts.url = url;
-  return facts;
+export function geminiToolCatalog(servers: readonly string[] = []): ToolCatalog {
+  return {
+    source: '`-o stream-json` tool_use names (also the session store\'s toolCalls)',
+    note: '`command` is the shell input as the model wrote it; `paths` as given (relative to the working directory or absolute). web_fetch takes its addresses inside a prompt in 0.61.0: no `url` then.',
+    tools,
+    mcp: { spelling: '`mcp_<server>_<tool>`', server: (name) => geminiMcpServer(name, servers) },
+  };
 }
+
+export const geminiToolCatalogs: readonly ToolCatalog[] = [geminiToolCatalog()];

@@ -13,11 +13,11 @@
 import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
 import { classifyApiError } from '../../core/translate/api-errors.js';
 import type { ErrorCode } from '../../errors.js';
-import type { ToolFacts, TranslatedEvent, Usage } from '../../events.js';
+import type { TranslatedEvent, Usage } from '../../events.js';
+import { parsedJson } from '../../core/translate/tool-output.js';
 import { asJsonObject, countOf, stringOf, type JsonObject } from '../../schema/json.js';
 import { bridgedToolName, toolBridgeServerName } from '../../schema/tool-names.js';
-import { geminiToolFacts } from './tools.js';
-import { parsedJson } from '../../core/translate/tool-output.js';
+import { geminiMcpServer } from './tools.js';
 
 /** Tool result error types that mean the call never ran (refused by a rule, or not offered at all). */
 const refusals = new Set(['policy_violation', 'tool_not_registered']);
@@ -54,11 +54,15 @@ function usageOf(stats: JsonObject | undefined): Usage {
   };
 }
 
+/** The MCP servers a run's tool names can come from: the bridge's own and the caller's (fronted by it). */
+export const runServers = (ctx: TranslatorContext): string[] => [toolBridgeServerName, ...Object.keys(ctx.opts.mcpServers ?? {})];
+
+/** Events without tool facts: translation.ts adds them from the tool catalog (tools.ts). */
 export function createGeminiTranslator(ctx: TranslatorContext): Translator {
   const streamPartial = ctx.opts.streamPartialMessages === true;
-  // MCP tools are `mcp_<server>_<tool>`; the longest known server name wins (names may hold `_`).
-  const servers = [toolBridgeServerName, ...Object.keys(ctx.opts.mcpServers ?? {})].sort((a, b) => b.length - a.length);
-  const tools = new Map<string, { name: string; facts: ToolFacts }>();
+  const servers = runServers(ctx);
+  /** Tool names by call id: the result does not repeat it. */
+  const names = new Map<string, string>();
   let segment = '';
   let answer: string | undefined;
   let messageCount = 0;
@@ -79,14 +83,13 @@ export function createGeminiTranslator(ctx: TranslatorContext): Translator {
     const id = stringOf(record.tool_id) ?? '';
     const cliName = stringOf(record.tool_name) ?? 'unknown';
     const input = record.parameters;
-    const server = cliName.startsWith('mcp_') ? servers.find((name) => cliName.startsWith(`mcp_${name}_`)) : undefined;
+    const server = geminiMcpServer(cliName, servers);
     const serverTool = server === undefined ? undefined : cliName.slice(`mcp_${server}_`.length);
-    // The run's own tools go by the user's name; the CLI's stays in extra.
+    // The run's own tools go by the user's name; the CLI's stays in extra (the tool facts read it).
     const own = bridgedToolName(ctx.opts, server, serverTool);
     const name = own ?? cliName;
-    const facts = geminiToolFacts(name, input, server);
-    tools.set(id, { name, facts });
-    events.push({ type: 'tool_use', id, name, input, tool: facts, ...(own === undefined ? {} : { extra: { cliToolName: cliName } }), raw: record });
+    names.set(id, name);
+    events.push({ type: 'tool_use', id, name, input, ...(own === undefined ? {} : { extra: { cliToolName: cliName } }), raw: record });
     return events;
   }
 
@@ -95,7 +98,8 @@ export function createGeminiTranslator(ctx: TranslatorContext): Translator {
     // What came before a tool's result is not the answer.
     answer = undefined;
     const id = stringOf(record.tool_id) ?? '';
-    const known = tools.get(id);
+    const name = names.get(id);
+    names.delete(id);
     const error = asJsonObject(record.error);
     const errorType = stringOf(error?.type);
     const isError = record.status !== 'success';
@@ -105,7 +109,7 @@ export function createGeminiTranslator(ctx: TranslatorContext): Translator {
     events.push({
       type: 'tool_result',
       id,
-      ...(known ? { name: known.name, tool: known.facts } : {}),
+      ...(name ? { name } : {}),
       output: 'output' in record ? parsedJson(record.output) : stringOf(error?.message),
       isError,
       ...(Object.keys(extra).length ? { extra } : {}),
