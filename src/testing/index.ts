@@ -11,6 +11,7 @@ import { claudeOptsForFake, startFakeAnthropic } from './anthropic.js';
 import { copilotTestEnv, copilotTokenVars } from './copilot-env.js';
 import { startFakeChat } from './openai-chat.js';
 import { codexFakeOpts, startFakeResponses } from './openai-responses.js';
+import { opencodeFakeOpts } from './opencode-env.js';
 import { createPiAgent } from './pi-env.js';
 import type { RecordedRequest, Script } from './script.js';
 import type { FakeServer } from './server.js';
@@ -23,6 +24,7 @@ export const fakeApiOf: { readonly [P in ProviderName]: FakeApi } = {
   codex: 'openai-responses',
   copilot: 'openai-chat',
   pi: 'openai-chat',
+  opencode: 'openai-chat',
 };
 
 export interface FakeModelOptions {
@@ -96,6 +98,8 @@ function checkEnvOptions(cli: ProviderName, options: FakeEnvOptions): void {
   const problems: string[] = [];
   if (options.isolation === 'strict' && (cli === 'codex' || cli === 'pi')) problems.push(`${cli} has no strict isolation`);
   if (options.requestTimeoutMs !== undefined && cli === 'copilot') problems.push('copilot has no setting for requestTimeoutMs');
+  // OpenCode retries a failed call five times (1.18.33); a step's retryAfterMs makes the waits short.
+  if (options.retries !== undefined && cli === 'opencode') problems.push('opencode has no setting for its retries');
   if (problems.length) throw new InvalidOptionsError(problems);
 }
 
@@ -120,6 +124,8 @@ async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, op
       const agent = await createPiAgent({ serverUrl: server.url, retry, requestTimeoutMs: options.requestTimeoutMs });
       return { opts: agent.opts, cleanup: agent.cleanup };
     }
+    case 'opencode':
+      return { opts: await opencodeFakeOpts({ serverUrl: server.url, dir, requestTimeoutMs: options.requestTimeoutMs, strict }) };
   }
 }
 
