@@ -69,7 +69,8 @@ export async function buildOpencodeInvocation(ctx: InvocationContext): Promise<I
   const { opts } = ctx;
   const permission = permissionConfig(opts, mcpNamesOf(opts));
   const content = configContent(ctx.toolBridge);
-  const env: Record<string, string> = { ...QUIET_ENV, ...(await storeEnv(opts, ctx.coderStateDir)) };
+  // OpenCode takes its directory from PWD before process.cwd(): an inherited PWD would move the run.
+  const env: Record<string, string> = { ...QUIET_ENV, PWD: ctx.cwd, ...(await storeEnv(opts, ctx.coderStateDir)) };
   if (permission) env.OPENCODE_PERMISSION = JSON.stringify(permission);
   if (content) env.OPENCODE_CONFIG_CONTENT = JSON.stringify(content);
   if (gatedRun(opts)) env.OPENCODE_DISABLE_PROJECT_CONFIG = '1';
