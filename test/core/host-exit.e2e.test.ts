@@ -23,6 +23,7 @@ const withTempEntry: Record<ProviderName, { env?: FakeEnvOptions; opts?: SharedS
   codex: { opts: { systemPrompt: 'Run what you are asked to.' } }, // instructions file
   copilot: { opts: { permissionPolicy: { mode: 'bypass' } } }, // the usage file
   pi: { tool: true }, // the tool bridge's extension
+  opencode: { env: { isolation: 'strict' } }, // the coder's state dir (its XDG dirs)
 };
 
 /**
@@ -40,7 +41,7 @@ function cliTree(hostPid: number): { cli: number; tree: number[] } {
 
 const coderlineEntries = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('coderline-'));
 
-describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host ends mid-run', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'opencode'] as const)('%s, when the host ends mid-run', (cli) => {
   it.each(['SIGKILL', 'SIGTERM', 'SIGINT'] as const)('%s: the CLI, its tool command and the temp entries are gone', async (signal) => {
     const adapter = builtInAdapters[cli];
     const work = mkdtempSync(join(tmpdir(), 'coderline-test-host-exit-'));
