@@ -56,7 +56,7 @@ export interface ProviderExtraMap {
   };
   codex: { exitCode?: unknown };
   copilot: { exitCode?: unknown; errorCode?: unknown; refused?: boolean; errorType?: unknown; aborted?: boolean; premiumRequests?: unknown };
-  opencode: { cliToolName?: unknown; status?: unknown; reason?: unknown };
+  opencode: { cliToolName?: unknown; status?: unknown; exitCode?: unknown; reason?: unknown };
   pi: { parentSession?: unknown; toolCallId?: unknown; toolName?: unknown; details?: unknown; durationMs?: unknown; attempt?: unknown; maxAttempts?: unknown; delayMs?: unknown; success?: unknown };
 }
 

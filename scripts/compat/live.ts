@@ -18,6 +18,7 @@ import { fakeApiOf, startFakeModel, type Script, type ScriptStep } from '../../s
 import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
 import { repoRoot, type CanaryOutcome, type LiveObservation } from './data.js';
 import { cacheRoot } from './install.js';
+import { OPENCODE_FAKE_REASONING_MODEL } from '../../src/testing/opencode-env.js';
 
 export type LiveScenarioName = 'two-turns' | 'interrupt' | 'tool-allowed' | 'tool-denied' | 'set-model' | 'steer' | 'model-error';
 
@@ -30,6 +31,8 @@ const otherModel: Record<ProviderName, { model: string; requested: string }> = {
   codex: { model: 'gpt-5.4', requested: 'gpt-5.4' },
   copilot: { model: 'other-model', requested: 'other-model' },
   pi: { model: `${PI_FAKE_PROVIDER}/${PI_FAKE_PLAIN_MODEL}`, requested: PI_FAKE_PLAIN_MODEL },
+  // No live mode yet (docs/decisions.md); the model the fake config has besides its default.
+  opencode: { model: OPENCODE_FAKE_REASONING_MODEL, requested: 'fake-reasoning' },
 };
 
 interface ExpectedTurn {

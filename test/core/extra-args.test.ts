@@ -34,7 +34,7 @@ const maximal: Record<ProviderName, SharedStartOpts[]> = {
     { permissionPolicy: { mode: 'plan' }, piSessionDir },
   ],
   opencode: [
-    { model: 'p/m', reasoningEffort: 'high', images: ['/i.png'], files: ['/f.txt'], allowedTools: ['read'], permissionPolicy: { deny: ['bash'] }, isolation: 'strict' },
+    { model: 'p/m', reasoningEffort: 'high', allowedTools: ['read'], permissionPolicy: { deny: ['bash'] }, isolation: 'strict' },
     { permissionPolicy: { mode: 'bypass' } },
   ],
 };

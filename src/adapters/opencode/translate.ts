@@ -106,8 +106,11 @@ export function createOpencodeTranslator(ctx: TranslatorContext): Translator {
     // A record of a call still running (other versions may write one) has no result yet.
     if (status !== 'completed' && status !== 'error') return events;
     const output = failed ? (stringOf(state.error) ?? state.error) : (state.output ?? '');
-    events.push({ type: 'tool_result', id, name, output, isError: failed, tool, raw: record, extra });
     const metadata = isJsonObject(state.metadata) ? state.metadata : {};
+    // A shell command that exits non-zero is `completed` to OpenCode (metadata.exit holds the code).
+    const commandFailed = tool.kind === 'shell' && typeof metadata.exit === 'number' && metadata.exit !== 0;
+    const resultExtra = typeof metadata.exit === 'number' ? { ...extra, exitCode: metadata.exit } : extra;
+    events.push({ type: 'tool_result', id, name, output, isError: failed || commandFailed, tool, raw: record, extra: resultExtra });
     if (tool.kind === 'plan') {
       const items = planItems(metadata.todos) ?? planItems(isJsonObject(input) ? input.todos : undefined);
       if (items) events.push({ type: 'plan', items, toolUseId: id, raw: record });
@@ -146,7 +149,8 @@ export function createOpencodeTranslator(ctx: TranslatorContext): Translator {
       const text = stepTexts.join('\n');
       events.push({ type: 'done', status: 'success', raw: record, extra: { reason }, ...(text ? { text } : {}), ...(sessionId ? { sessionId } : {}) });
     }
-    return events;
+    // Every record is an event: a step that goes on and counted nothing still marks a model call.
+    return events.length ? events : [{ type: 'progress', kind: 'status', subtype: 'step_finish', raw: record }];
   }
 
   return {
