@@ -37,8 +37,7 @@ const scenarios: Scenario[] = [
 async function recordScenario(cli: ProviderName, scenario: Scenario): Promise<void> {
   const fake = await startFakeModel({ api: fakeApiOf[cli], script: scenario.script });
   try {
-    // OpenCode's five retries are fixed (1.18.33): its env takes no setting for them.
-    const env = await fake.env(cli, cli === 'opencode' ? {} : { retries: scenario.retries });
+    const env = await fake.env(cli, { retries: scenario.retries });
     const opts: SharedStartOpts = cli === 'pi' ? { ...env, extraEnv: { ...env.extraEnv, PATH: pathWithNode22() } } : env;
     const lines: string[] = [];
     const result = await run(cli, 'Please answer.', { ...opts, onRawLine: (line) => lines.push(line), signal: AbortSignal.timeout(120_000) });

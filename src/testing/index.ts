@@ -40,7 +40,11 @@ export interface FakeModelOptions {
 }
 
 export interface FakeEnvOptions {
-  /** How often the CLI may retry a failed model call on its own (default: 1, or 0 where the CLI allows it). */
+  /**
+   * How often the CLI may retry a failed model call on its own (default: 1, or 0 where the CLI allows it).
+   * OpenCode has no setting: it retries 429/5xx five times (1.18.33), waiting what a step's
+   * `retryAfterMs` / `retryAfterSeconds` says, so a script that fails on purpose keeps them short.
+   */
   retries?: number;
   /**
    * How long the CLI itself waits on a silent model call before it gives up (claude: API_TIMEOUT_MS,
@@ -98,8 +102,6 @@ function checkEnvOptions(cli: ProviderName, options: FakeEnvOptions): void {
   const problems: string[] = [];
   if (options.isolation === 'strict' && (cli === 'codex' || cli === 'pi')) problems.push(`${cli} has no strict isolation`);
   if (options.requestTimeoutMs !== undefined && cli === 'copilot') problems.push('copilot has no setting for requestTimeoutMs');
-  // OpenCode retries a failed call five times (1.18.33); a step's retryAfterMs makes the waits short.
-  if (options.retries !== undefined && cli === 'opencode') problems.push('opencode has no setting for its retries');
   if (problems.length) throw new InvalidOptionsError(problems);
 }
 

@@ -104,6 +104,16 @@ describe('opencode e2e (real binary)', () => {
     // OpenCode copies the history when the fork runs: both earlier turns.
     expect(requestText(fake, 2)).toContain('First answer.');
     expect(requestText(fake, 2)).toContain('Second answer.');
+    // The store, read through the CLI: both sessions, and the conversation of the first.
+    const listed = await coder.listSessions();
+    expect(listed.map((session) => session.id).sort()).toEqual([first.sessionId, forked.sessionId].sort());
+    const history = await coder.readSession(first.sessionId!);
+    expect(history.filter((event) => event.type === 'message').map((event) => [event.role, event.text])).toEqual([
+      ['user', 'First question.'],
+      ['assistant', 'First answer.'],
+      ['user', 'Second question.'],
+      ['assistant', 'Second answer.'],
+    ]);
   });
 
   it('resuming a session the store lacks is session_not_found', async () => {

@@ -7,6 +7,7 @@ export const opencodeDocs: AdapterDocs = {
     resume: '--session=<id> (an unknown id exits 1, "Session not found": session_not_found)',
     resumeLatest: '--continue (the most recent session of the store)',
     fork: '--session=<id> --fork: a new session id with the history, titled "<title> (fork #1)"',
+    history: "SQLite in $XDG_DATA_HOME/opencode/opencode.db (the coder's own under isolation 'strict'), read through `opencode session list --format json` and `opencode export <id>`; title: OpenCode's",
   },
   notes: [
     '`run` writes no final record: a run ends with the process, and a `step_finish` whose reason is not `tool-calls` is the done; its step\'s `text` parts are the answer. Exit 0 with a last `step_finish` of `tool-calls` is a run that OpenCode stopped after auto-rejecting a permission ask: reported as a failed run (feature_not_supported), never as a success with no answer.',

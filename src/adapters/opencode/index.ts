@@ -9,6 +9,7 @@ import { checkGateVariables, permissionConfig } from './config.js';
 import { opencodeDocs } from './docs.js';
 import { opencodeAuth, opencodeEnvironment } from './environment.js';
 import { explainOpencodeExit } from './exit.js';
+import { opencodeSessionStore } from './store.js';
 import { createOpencodeTranslator, mcpNamesOf } from './translate.js';
 import { opencodeVersions } from './versions.js';
 
@@ -40,4 +41,5 @@ export const opencodeAdapter: AdapterSpec<'opencode'> = {
   buildInvocation: buildOpencodeInvocation,
   explainExit: explainOpencodeExit,
   createTranslator: createOpencodeTranslator,
+  sessionStore: opencodeSessionStore,
 };
