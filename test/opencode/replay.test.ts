@@ -125,7 +125,7 @@ describe('opencode translator on hand-made input (not recorded: shapes a CLI cou
 
   it('a step that ends for another reason than tool calls is the end of the turn; `unknown` is not', () => {
     const translator = createOpencodeTranslator({ opts: {} });
-    expect(types(translator.translate({ type: 'step_finish', part: { reason: 'unknown' } }))).toEqual([]);
+    expect(types(translator.translate({ type: 'step_finish', part: { reason: 'unknown' } }))).toEqual(['progress']);
     expect(types(translator.translate({ type: 'step_finish', part: { reason: 'length', tokens: {} } }))).toEqual(['usage', 'done']);
   });
 });

@@ -2,7 +2,7 @@
 //
 // What OpenCode does that shapes this file (measured on 1.18.33):
 // - There is no final record: one `step_start … step_finish` per model call, and the run ends with
-//   the process. A `step_finish` whose reason is not `tool-calls` (nor `unknown`, after which
+//   the process (or after an `error` record, which is the last). A `step_finish` whose reason is not `tool-calls` (nor `unknown`, after which
 //   OpenCode calls the model again) ends the turn: that is the `done`, with the text of that step.
 // - `text` and `reasoning` parts are whole (written when the part ends), never deltas.
 // - A tool call is one `tool_use` record, written once the tool has finished (`completed` or
@@ -192,7 +192,8 @@ export function createOpencodeTranslator(ctx: TranslatorContext): Translator {
           events.push(...stepFinish(record, part));
           break;
         case 'error':
-          events.push(errorEvent(record));
+          // OpenCode exits after it (1.18.33): the run's last record, as a failed done.
+          events.push(errorEvent(record), { type: 'done', status: 'error', raw: record, ...(sessionId ? { sessionId } : {}) });
           break;
         default:
           events.push({ type: 'progress', kind: 'unknown', raw: record, ...(type ? { subtype: type } : {}) });
