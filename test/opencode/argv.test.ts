@@ -27,7 +27,7 @@ describe('opencode argv', () => {
   it('the prompt goes on stdin only; values stay bound to their flags', async () => {
     const invocation = await build({ model: 'fake/--auto', reasoningEffort: 'high', files: ['-f.txt'] });
     expect(invocation.stdin).toBe('the prompt -- --auto');
-    expect(invocation.args).toEqual(['run', '--format', 'json', '--thinking', '--model=fake/--auto', '--variant=high', '--file=/work/space/-f.txt']);
+    expect(invocation.args).toEqual(['run', '--format', 'json', '--thinking', '--model=fake/--auto', '--variant=high', '--file=/work/space/-f.txt', '--title=']);
     expect(invocation.args.join(' ')).not.toContain('the prompt');
   });
 

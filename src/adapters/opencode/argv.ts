@@ -26,7 +26,9 @@ export const QUIET_ENV: Readonly<Record<string, string>> = {
 function sessionArgs(session: SessionTarget): string[] {
   switch (session.kind) {
     case 'new':
-      return [];
+      // An empty --title makes the first prompt (50 characters) the title: no title model call,
+      // which OpenCode otherwise makes for every new session, at the model's price.
+      return ['--title='];
     case 'resume':
       return [`--session=${session.sessionId}`];
     case 'continue':

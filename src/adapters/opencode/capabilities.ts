@@ -40,4 +40,4 @@ export const opencodeInsteadHints: Partial<Record<FeatureName, string>> = {
 };
 
 /** Flags the adapter sets itself, with their aliases, and those that would change what a run is (another server, a command, the message). extraArgs may not pass them. */
-export const opencodeOwnedFlags: readonly string[] = ['--format', '--thinking', '-m', '--model', '--variant', '--auto', '-f', '--file', '-s', '--session', '-c', '--continue', '--fork', '--attach', '--port', '--dir', '--command', '--share', '-i', '--interactive', '-p', '--password', '-u', '--username', '--'];
+export const opencodeOwnedFlags: readonly string[] = ['--format', '--thinking', '--title', '-m', '--model', '--variant', '--auto', '-f', '--file', '-s', '--session', '-c', '--continue', '--fork', '--attach', '--port', '--dir', '--command', '--share', '-i', '--interactive', '-p', '--password', '-u', '--username', '--'];

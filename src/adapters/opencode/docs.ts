@@ -19,6 +19,7 @@ export const opencodeDocs: AdapterDocs = {
     'Usage is per model call (`step_finish.tokens`), summed; `inputTokens` = input + cache read + cache write; `costUsd` only when OpenCode priced the model.',
     '`text` and `reasoning` parts are whole: there are no deltas to stream. Reasoning is printed because the adapter passes `--thinking`.',
     'A `todowrite` call is also a `plan` event; a `task` call (subagent) is also a `subagent` event when it ends — the child session\'s own calls are not printed by `run`.',
+    'A new session is titled with its first prompt (`--title=`: its first 50 characters, then "..."), so OpenCode makes no title model call of its own; resumed and forked sessions keep theirs.',
     '`run` starts no server unless `--port` or `--attach` is given (both refused in extraArgs); it is one process, stopped by SIGTERM.',
   ],
 };
