@@ -19,6 +19,7 @@ export default defineConfig({
     codex: 'src/subpaths/codex.ts',
     copilot: 'src/subpaths/copilot.ts',
     pi: 'src/subpaths/pi.ts',
+    gemini: 'src/subpaths/gemini.ts',
     opencode: 'src/subpaths/opencode.ts',
     testing: 'src/testing/index.ts',
     // BullMQ and ioredis load only through coderline/queue; @opentelemetry/api only through coderline/otel.

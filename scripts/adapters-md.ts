@@ -11,7 +11,7 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 const mark = (support: FeatureSupport | undefined) =>
   support ? `${support.level === 'native' ? '✅' : '⚠️'} ${cell(support.how)}${support.since ? ` (since ${support.since}; older: FeatureNotInVersionError)` : ''}` : '❌';
 
-const extrasPrefix: Record<string, string> = { claude: 'claude', codex: 'codex', copilot: 'copilot', pi: 'pi' };
+const extrasPrefix: Record<string, string> = { claude: 'claude', codex: 'codex', copilot: 'copilot', pi: 'pi', gemini: 'gemini' };
 const runFeatures = new Set<string>(['outputSchema', 'strictSchema', 'streamPartialMessages', 'maxTurns']);
 const cliOnly = (feature: string) => Object.values(extrasPrefix).find((prefix) => new RegExp(`^${prefix}[A-Z]`).test(feature));
 

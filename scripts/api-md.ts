@@ -93,6 +93,10 @@ A start option: called for each tool use the CLI asks about, and for each call o
 
 \`pool.run(...)\` and \`pool.createCoder(...)\` work like the functions above, but at most \`concurrency\` runs execute at once; \`pool.activeCount()\`, \`pool.pendingCount()\`.
 
+### \`createAcpAdapter(preset)\` → \`AdapterSpec\`
+
+Any agent that speaks the Agent Client Protocol v1 on stdio, as a live session: \`createCoder(createAcpAdapter({ name, command, args?, env?, credentials?, authMethod?, capabilities?, toolKinds? })).open()\`, on the ACP client Copilot's and Gemini's live modes use. The preset is checked before anything starts (\`InvalidOptionsError\` per bad field; type \`AcpAgentOptions\`); \`run()\` and options the agent has no capability for are a \`FeatureNotSupportedError\`. See [live.md](live.md#any-acp-agent-createacpadapter).
+
 ### \`tool({ name, description, input, handler })\` → \`Tool\`
 
 A tool the agent can call, defined in your process: \`input\` is a schema of any [Standard Schema](https://standardschema.dev) library (zod, valibot, arktype, …): the handler gets validated, typed input. The CLI sees its JSON Schema: the library's own where it provides one (Standard JSON Schema: zod 4.2+, arktype), else the \`inputJsonSchema\` you pass beside it (zod 4.0–4.1, \`zod/mini\`, \`zod/v3\`, valibot) — \`tool()\` throws \`InvalidOptionsError\` when there is neither. \`handler(input, { signal })\` returns text, JSON or MCP content. Pass tools as the \`tools\` option; see [tools.md](tools.md).

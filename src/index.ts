@@ -63,6 +63,7 @@ export function createPool(concurrency: number): Pool {
 export { Coder, Session, type OutputOf } from './core/session/session.js';
 export { OwnedSession } from './core/session/owned-session.js';
 export type { LiveSession } from './core/live/live.js';
+export { createAcpAdapter, type AcpAgentOptions } from './core/acp/adapter.js';
 export type { CanUseTool, PermissionDecision, PermissionRequest } from './permission.js';
 export type { PermissionModeName } from './core/options/permission-mode.js';
 export type { AdapterSpec, LiveFeature, LiveSpec, CapabilityTable, FeatureSupport, Invocation, InvocationContext, SessionInfo, SessionStoreSpec, SessionTarget, StoreContext, Translator, TranslatorContext } from './core/contract/adapter.js';

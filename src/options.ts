@@ -7,7 +7,7 @@ import { objectMessage, oneOfMessage, optionIssueMessage } from './schema/option
 import { jsonSchemaProblems } from './schema/json-schema.js';
 import { isStandardSchema, type StandardSchemaV1 } from './schema/standard-schema.js';
 import type { CanUseTool } from './permission.js';
-import type { CoderStreamEvent } from './events.js';
+import type { CoderStreamEvent, ToolKind } from './events.js';
 import { isTool, type Tool } from './tool.js';
 import { toolBridgeServerName } from './schema/tool-names.js';
 import { isSessionId, sessionIdRule } from './schema/ids.js';
@@ -173,6 +173,8 @@ const adapterStartFields = fields({
   copilotAvailableTools: () => optional(stringList(), 'Copilot --available-tools'),
   copilotExcludedTools: () => optional(stringList(), 'Copilot --excluded-tools'),
   copilotAdditionalMcpConfig: () => optional(v.union([string(), record(v.unknown())], m), 'Copilot --additional-mcp-config'),
+  // Gemini
+  geminiSettings: () => optional(record(v.unknown()), "Gemini settings.json keys for the run (e.g. general.maxAttempts, modelConfigs); the adapter's own keys win: telemetry, privacy, security, ide, tools and mcpServers (use the options for those)"),
   // Pi
   piProvider: () => optional(string(), 'Pi --provider'),
   piModels: () => optional(stringList(), 'Pi --models'),
@@ -223,6 +225,52 @@ export function splitOneShotOptions(options: Readonly<Record<string, unknown>>):
   const run: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) (Object.hasOwn(runFields, key) ? run : start)[key] = value;
   return { start, run };
+}
+
+/** Every ToolKind, for the schemas that take one (the compiler keeps the list whole). */
+const toolKindNames = Object.keys({
+  shell: true, read: true, write: true, edit: true, search: true, list: true, fetch: true, web_search: true, mcp: true, task: true, plan: true, ask: true, other: true,
+} satisfies Record<ToolKind, true>) as ToolKind[];
+
+const noNul = (what: string) => v.check((value: string) => !value.includes('\0'), `${what} must not contain a NUL byte`);
+
+/**
+ * What createAcpAdapter() takes: an ACP agent, checked before anything can start it. The command and
+ * its arguments go to the process as given (no shell); variable names are names, nothing else.
+ */
+const acpPreset = once(() => strictObject({
+  name: v.pipe(v.string(m), v.regex(/^[a-z][a-z0-9-]{0,63}$/, 'lowercase letters, digits and -, starting with a letter, at most 64 (it is the provider of every event)'), v.description('The agent\'s name: the provider of its events, results and errors')),
+  command: v.pipe(v.string(m), v.minLength(1, m), noNul('command'), v.description('The executable: a name looked up on PATH, or a path (executablePath overrides it per coder)')),
+  args: optional(v.array(v.pipe(v.string(m), noNul('an argument')), m), 'Arguments that start its ACP mode, as given (e.g. ["--acp"]); the prompt never goes here'),
+  env: optional(v.record(v.pipe(v.string(m), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name is letters, digits and _, not starting with a digit')), v.pipe(v.string(m), noNul('an env value')), m),
+    'Variables its ACP mode needs; the options\' extraEnv and unsetEnv apply on top'),
+  credentials: optional(v.array(v.pipe(v.string(m), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name is letters, digits and _, not starting with a digit')), m),
+    "Names of the variables holding the agent's credentials: kept under inheritEnv 'minimal', their values redacted from events, errors and recordings"),
+  authMethod: optional(v.pipe(v.string(m), v.minLength(1, m)), 'Sent as authenticate { methodId } after initialize: an id of the authMethods the agent lists'),
+  capabilities: optional(strictObject({
+    interrupt: optional(boolean(), 'session/cancel ends a running turn (default true: ACP v1 has it)'),
+    setModel: optional(boolean(), 'setModel() sends session/set_model (default false: not in ACP v1\'s stable methods)'),
+    loadSession: optional(boolean(), 'open(options, { sessionId }) sends session/load when initialize says loadSession (default true)'),
+    images: optional(boolean(), 'send() takes images, as ACP image blocks, when initialize says promptCapabilities.image (default false)'),
+  }), 'What a live session of the agent may do beyond open and send'),
+  toolKinds: optional(v.record(v.string(m), picklist(toolKindNames), m), 'ACP tool kind → ToolKind, over the protocol\'s own mapping (execute → shell, read → read, edit → edit, delete and move → write, search → search, fetch → fetch, switch_mode → plan, else other)'),
+}));
+
+export type AcpAgentOptions = v.InferInput<ReturnType<typeof acpPreset>>;
+
+/** The issues of a createAcpAdapter() preset, each naming its key; empty when it is well formed. */
+export function acpPresetIssues(value: unknown): string[] {
+  const result = v.safeParse(acpPreset(), value, { abortEarly: false, abortPipeEarly: true });
+  if (result.success) return [];
+  return result.issues.map((issue) => {
+    const path = pathOfIssue(issue);
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+}
+
+/** An issue's path as dotted keys (`env.MY_VAR`, `args.1`). */
+function pathOfIssue(issue: v.BaseIssue<unknown>): string {
+  return (issue.path ?? []).map((item) => String(item.key)).join('.');
 }
 
 export type OptionFieldTable = Readonly<Record<string, () => v.GenericSchema>>;

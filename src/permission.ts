@@ -48,7 +48,7 @@ function isDecision(value: unknown): value is PermissionDecision {
 
 /** Asks the callback; always settles with a decision, emitting the request and decision events. */
 export async function askPermission(canUseTool: CanUseTool, request: PermissionRequest, options: AskOptions): Promise<PermissionDecision> {
-  const base = { type: 'permission' as const, toolName: request.toolName, input: request.input, raw: options.raw, ...(request.toolUseId ? { toolUseId: request.toolUseId } : {}) };
+  const base = { type: 'permission' as const, toolName: request.toolName, input: request.input, raw: options.raw, ...(request.toolUseId ? { toolUseId: request.toolUseId } : {}), ...(request.tool ? { tool: request.tool } : {}) };
   options.emit({ ...base, phase: 'request' });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);

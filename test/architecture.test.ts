@@ -33,14 +33,16 @@ export const layers: ReadonlyArray<readonly [part: string, prefix: string, mayIm
   ['core/stream', 'src/core/stream/', ['errors', 'events', 'options', 'result', 'schema', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate']],
   ['core/protocols', 'src/core/protocols/', ['errors', 'schema', 'core/contract', 'core/secrets', 'core/process', 'core/stream']],
   ['core/run', 'src/core/run/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream']],
+  // The ACP client every ACP agent shares (its translator is pure: replay reaches it), and createAcpAdapter().
+  ['core/acp', 'src/core/acp/', ['errors', 'events', 'options', 'permission', 'schema', 'core/options', 'core/contract', 'core/translate']],
   ['core/live', 'src/core/live/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream', 'core/protocols', 'core/run']],
   ['core/session', 'src/core/session/', ['errors', 'events', 'options', 'result', 'schema', 'core/contract', 'core/process', 'core/stream', 'core/run', 'core/live']],
   // Each CLI's whole truth; an adapter reads the core, never another adapter (checked below).
-  ['adapters', 'src/adapters/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream', 'core/protocols', 'core/session']],
+  ['adapters', 'src/adapters/', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream', 'core/protocols', 'core/acp', 'core/session']],
   ['registry', 'src/registry.ts', ['errors', 'events', 'core/contract', 'adapters']],
   // coderline/replay: the adapters' pure faces only (translation.ts and what it reaches; checked below).
-  ['replay', 'src/replay/', ['errors', 'events', 'options', 'schema', 'core/contract', 'core/translate', 'adapters']],
-  ['index', 'src/index.ts', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/session', 'core/live', 'registry']],
+  ['replay', 'src/replay/', ['errors', 'events', 'options', 'schema', 'core/contract', 'core/translate', 'core/acp', 'adapters']],
+  ['index', 'src/index.ts', ['errors', 'events', 'options', 'result', 'permission', 'schema', 'tool', 'core/options', 'core/contract', 'core/acp', 'core/session', 'core/live', 'registry']],
   ['subpaths', 'src/subpaths/', ['adapters', 'index']],
   // Fake model servers for tests and demos (coderline/testing); the adapter contract names their steps.
   ['testing', 'src/testing/', ['errors', 'events', 'options', 'core/contract', 'index']],

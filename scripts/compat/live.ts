@@ -31,6 +31,7 @@ const otherModel: Record<ProviderName, { model: string; requested: string }> = {
   codex: { model: 'gpt-5.4', requested: 'gpt-5.4' },
   copilot: { model: 'other-model', requested: 'other-model' },
   pi: { model: `${PI_FAKE_PROVIDER}/${PI_FAKE_PLAIN_MODEL}`, requested: PI_FAKE_PLAIN_MODEL },
+  gemini: { model: 'gemini-2.5-pro', requested: 'gemini-2.5-pro' },
   // No live mode yet (docs/decisions.md); the model the fake config has besides its default.
   opencode: { model: OPENCODE_FAKE_REASONING_MODEL, requested: 'fake-reasoning' },
 };
@@ -217,8 +218,8 @@ export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenar
   const observed: LiveObservation = { turns: [], asked: 0 };
   let version: string | undefined;
   try {
-    // A long request timeout keeps the hung model hung until the interrupt (copilot has no such setting).
-    const env = await model.env(adapter.name, adapter.name === 'copilot' ? {} : { requestTimeoutMs: 120_000 });
+    // A long request timeout keeps the hung model hung until the interrupt (copilot and gemini have no such setting).
+    const env = await model.env(adapter.name, adapter.name === 'copilot' || adapter.name === 'gemini' ? {} : { requestTimeoutMs: 120_000 });
     const opts: OneShotOpts = {
       ...env,
       ...(target.path ? { extraEnv: { ...env.extraEnv, PATH: target.path } } : {}),

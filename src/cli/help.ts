@@ -58,7 +58,7 @@ export function mainHelp(): string {
   return `coderline: drive Claude Code, Codex, Copilot or Pi from the command line, with one output format.
 
 Usage:
-  coderline run --cli claude|codex|copilot|pi [flags] PROMPT | -
+  coderline run --cli claude|codex|copilot|pi|gemini [flags] PROMPT | -
   coderline record --cli NAME -o run.jsonl [flags] PROMPT | -
   coderline replay run.jsonl [--pretty]
   coderline doctor [--json] [--probe [--cli NAME]]
@@ -72,7 +72,7 @@ export function runHelp(mode: 'run' | 'record'): string {
   const intro = mode === 'run'
     ? 'Runs one prompt. Progress goes to stderr, the answer to stdout.'
     : 'Runs one prompt like `run` and writes the raw stdout lines of the CLI to -o FILE, after a header\nline naming the CLI and its version. `coderline replay FILE` turns it into events again.';
-  return `Usage: coderline ${mode} --cli claude|codex|copilot|pi [flags] PROMPT
+  return `Usage: coderline ${mode} --cli claude|codex|copilot|pi|gemini [flags] PROMPT
        coderline ${mode} --cli NAME [flags] -     (the prompt is read from stdin)
 
 ${intro}

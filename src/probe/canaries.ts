@@ -119,7 +119,7 @@ export function sweepCanariesFor(adapter: AdapterSpec): Canary[] | undefined {
         canary: 'failing_tool',
         outcome: { status: 'success' },
         finalText: CANARY_TOOL_TEXT,
-        tool: { name: probe.shellEventName, marker: CANARY_MARKER, fails: true },
+        tool: { name: probe.shellEventName, marker: CANARY_MARKER, fails: probe.failedCommandIsError !== false },
         usage: true,
       },
       prompt: 'Run the probe command that fails, then answer.',

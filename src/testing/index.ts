@@ -9,6 +9,7 @@ import type { ProviderName } from '../events.js';
 import type { SharedStartOpts } from '../options.js';
 import { claudeOptsForFake, startFakeAnthropic } from './anthropic.js';
 import { copilotTestEnv, copilotTokenVars } from './copilot-env.js';
+import { FAKE_GEMINI_MODEL, geminiForeignVars, geminiTestEnv, startFakeGemini } from './gemini.js';
 import { startFakeChat } from './openai-chat.js';
 import { codexFakeOpts, startFakeResponses } from './openai-responses.js';
 import { opencodeFakeOpts } from './opencode-env.js';
@@ -16,7 +17,7 @@ import { createPiAgent } from './pi-env.js';
 import type { RecordedRequest, Script } from './script.js';
 import type { FakeServer } from './server.js';
 
-export type FakeApi = 'anthropic' | 'openai-responses' | 'openai-chat';
+export type FakeApi = 'anthropic' | 'openai-responses' | 'openai-chat' | 'gemini';
 
 /** The wire API each CLI speaks to its model. */
 export const fakeApiOf: { readonly [P in ProviderName]: FakeApi } = {
@@ -24,6 +25,7 @@ export const fakeApiOf: { readonly [P in ProviderName]: FakeApi } = {
   codex: 'openai-responses',
   copilot: 'openai-chat',
   pi: 'openai-chat',
+  gemini: 'gemini',
   opencode: 'openai-chat',
 };
 
@@ -49,13 +51,13 @@ export interface FakeEnvOptions {
   /**
    * How long the CLI itself waits on a silent model call before it gives up (claude: API_TIMEOUT_MS,
    * default 30 s; codex: its stream idle timeout, default 5 s; pi: its request timeout, default 60 s).
-   * Raise it to let coderline's `stallTimeoutMs` act first. Copilot has no such setting: refused.
+   * Raise it to let coderline's `stallTimeoutMs` act first. Copilot and Gemini have no such setting: refused.
    */
   requestTimeoutMs?: number;
   /**
    * `strict`: no shared config dir; the options carry `isolation: 'strict'` so each coder gets a
    * private one (claude's CLAUDE_CONFIG_DIR, copilot's COPILOT_HOME), which its resumes find again.
-   * Codex and pi have no strict isolation: refused.
+   * Codex and pi have no strict isolation: refused. Gemini's home is private in every run; strict makes HOME the coder's too.
    */
   isolation?: 'strict';
 }
@@ -88,12 +90,13 @@ export interface FakeModel {
 }
 
 async function startServer(options: FakeModelOptions): Promise<FakeServer> {
-  const known: readonly FakeApi[] = ['anthropic', 'openai-responses', 'openai-chat'];
+  const known: readonly FakeApi[] = ['anthropic', 'openai-responses', 'openai-chat', 'gemini'];
   if (!known.includes(options.api)) {
     throw new InvalidOptionsError([`unknown fake api "${String(options.api)}"; choose one of: ${known.join(', ')}`]);
   }
   if (options.api === 'openai-chat') return startFakeChat(options.script, { cutWith: options.cutWith });
   if (options.cutWith === 'error') throw new InvalidOptionsError([`cutWith "error" is not available for the ${options.api} fake`]);
+  if (options.api === 'gemini') return startFakeGemini(options.script);
   return options.api === 'anthropic' ? startFakeAnthropic(options.script) : startFakeResponses(options.script);
 }
 
@@ -101,7 +104,7 @@ async function startServer(options: FakeModelOptions): Promise<FakeServer> {
 function checkEnvOptions(cli: ProviderName, options: FakeEnvOptions): void {
   const problems: string[] = [];
   if (options.isolation === 'strict' && (cli === 'codex' || cli === 'pi')) problems.push(`${cli} has no strict isolation`);
-  if (options.requestTimeoutMs !== undefined && cli === 'copilot') problems.push('copilot has no setting for requestTimeoutMs');
+  if (options.requestTimeoutMs !== undefined && (cli === 'copilot' || cli === 'gemini')) problems.push(`${cli} has no setting for requestTimeoutMs`);
   if (problems.length) throw new InvalidOptionsError(problems);
 }
 
@@ -121,6 +124,18 @@ async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, op
       if (strict) delete extraEnv.COPILOT_HOME;
       return { opts: { extraEnv, unsetEnv: copilotTokenVars } };
     }
+    case 'gemini':
+      // The adapter gives every run its own GEMINI_CLI_HOME (sessions in the coder's state dir); HOME
+      // and TMPDIR (its error reports) stay in this dir. Under strict isolation the adapter sets HOME.
+      return {
+        opts: {
+          model: FAKE_GEMINI_MODEL,
+          extraEnv: geminiTestEnv(server.url, strict ? undefined : dir, dir),
+          unsetEnv: geminiForeignVars,
+          // One attempt by default: the CLI waits 5 s and more before each retry.
+          geminiSettings: { general: { maxAttempts: (options.retries ?? 0) + 1 } },
+        },
+      };
     case 'pi': {
       const retry = { maxRetries: options.retries ?? 1, baseDelayMs: 50 };
       const agent = await createPiAgent({ serverUrl: server.url, retry, requestTimeoutMs: options.requestTimeoutMs });
@@ -163,7 +178,9 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
  * knowing what this CLI version calls it.
  */
 export function offeredTool(request: RecordedRequest, pattern: RegExp): string {
-  const tools = ((request.body as { tools?: unknown[] } | undefined)?.tools ?? []) as Array<Record<string, unknown>>;
+  const listed = ((request.body as { tools?: unknown[] } | undefined)?.tools ?? []) as Array<Record<string, unknown>>;
+  // Gemini groups its tools: `tools: [{ functionDeclarations: [...] }]`.
+  const tools = listed.flatMap((tool) => (Array.isArray(tool.functionDeclarations) ? (tool.functionDeclarations as Array<Record<string, unknown>>) : [tool]));
   const names = tools.map((tool) => String((tool.function as { name?: unknown } | undefined)?.name ?? tool.name ?? ''));
   const found = names.find((name) => pattern.test(name));
   if (!found) throw new Error(`no offered tool matches ${pattern}; offered: ${names.join(', ')}`);

@@ -81,7 +81,7 @@ describe('argument errors say what and how', () => {
     [['--cli', 'claude', '--reasoning-effort', 'extreme', 'hi'], /--reasoning-effort must be one of/],
     [['--cli', 'claude', '--setting-sources', 'user,team', 'hi'], /--setting-sources takes user, project, local; got "team"/],
     [['--cli', 'claude', '--extra-env', 'NOVALUE', 'hi'], /--extra-env expects KEY=VALUE, got a value without a KEY= \(the value is not shown: it can be a secret\)/],
-    [['--cli', 'gemini', 'hi'], /unknown CLI "gemini"\n--cli takes one of claude, codex, copilot, pi/],
+    [['--cli', 'nosuchcli', 'hi'], /unknown CLI "nosuchcli"\n--cli takes one of claude, codex, copilot, pi, gemini/],
     [['hi'], /--cli is required/],
     [['--cli', 'claude'], /no prompt given\nPass the prompt as an argument, or `-` to read it from stdin/],
     [['--cli', 'claude', '--json', '--jsonl', 'hi'], /--json and --jsonl cannot be combined/],

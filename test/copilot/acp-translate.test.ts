@@ -1,7 +1,8 @@
 // The ACP translator on messages copilot 1.0.102 sent in `--acp` mode (lines as the binary printed
 // them, shortened where marked; the end-to-end proof is live.test.ts).
 import { describe, expect, it } from 'vitest';
-import { acpAnswerRecord, createCopilotAcpTranslator } from '../../src/adapters/copilot/acp-translate.js';
+import { createCopilotAcpTranslator } from '../../src/adapters/copilot/acp-translate.js';
+import { acpAnswerRecord } from '../../src/core/acp/answer.js';
 import type { TranslatedEvent } from '../../src/events.js';
 
 const session = '543e498e-72a3-42a6-b98f-83def226a0d4';

@@ -33,6 +33,10 @@ const maximal: Record<ProviderName, SharedStartOpts[]> = {
     { piProvider: 'p', model: 'm', piModels: ['a'], reasoningEffort: 'high', allowedTools: ['read'], permissionPolicy: { deny: ['bash'] }, systemPrompt: 's', appendSystemPrompt: 'a', piNoSession: true, piSessionDir, piNoContextFiles: true, piNoExtensions: true, piNoSkills: true, piNoPromptTemplates: true, sessionId: uuid },
     { permissionPolicy: { mode: 'plan' }, piSessionDir },
   ],
+  gemini: [
+    { model: 'm', addDirs: ['/a'], allowedTools: ['read_file'], permissionPolicy: { mode: 'plan', deny: ['glob'] }, sessionId: uuid, systemPrompt: 's', strictMcpConfig: true, isolation: 'strict' },
+    { permissionPolicy: { mode: 'bypass' } },
+  ],
   opencode: [
     { model: 'p/m', reasoningEffort: 'high', allowedTools: ['read'], permissionPolicy: { deny: ['bash'] }, isolation: 'strict' },
     { permissionPolicy: { mode: 'bypass' } },
@@ -59,8 +63,9 @@ describe('extraArgs guard', () => {
   it.each(Object.keys(maximal) as ProviderName[])('%s: ownedFlags names every flag the invocation builder emits', async (cli) => {
     const emitted = new Set<string>();
     for (const opts of maximal[cli]) for (const session of sessions) for (const flag of await emittedFlags(cli, { ...opts, outputSchema: { type: 'object' }, streamPartialMessages: cli === 'claude', maxTurns: cli === 'claude' ? 2 : undefined } as SharedStartOpts, session)) emitted.add(flag);
-    // OpenCode's `run` takes its permissions and tools from the environment, not flags.
-    expect(emitted.size).toBeGreaterThan(cli === 'opencode' ? 6 : 8);
+    // Gemini takes most options in its settings file, OpenCode's `run` its permissions and tools from
+    // the environment: not flags.
+    expect(emitted.size).toBeGreaterThan(cli === 'gemini' || cli === 'opencode' ? 6 : 8);
     expect([...emitted].filter((flag) => !builtInAdapters[cli].ownedFlags?.includes(flag))).toEqual([]);
   });
 

@@ -23,6 +23,7 @@ const withTempEntry: Record<ProviderName, { env?: FakeEnvOptions; opts?: SharedS
   codex: { opts: { systemPrompt: 'Run what you are asked to.' } }, // instructions file
   copilot: { opts: { permissionPolicy: { mode: 'bypass' } } }, // the usage file
   pi: { tool: true }, // the tool bridge's extension
+  gemini: {}, // the run's own GEMINI_CLI_HOME
   opencode: { env: { isolation: 'strict' } }, // the coder's state dir (its XDG dirs)
 };
 

@@ -28,6 +28,7 @@ const versionOutput: Record<ProviderName, (version: string) => string> = {
   codex: (version) => `codex-cli ${version}`,
   copilot: (version) => `GitHub Copilot CLI ${version}.`,
   pi: (version) => version,
+  gemini: (version) => version,
   opencode: (version) => version,
 };
 

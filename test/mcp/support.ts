@@ -14,6 +14,7 @@ export const callSteps: Record<ProviderName, (server: string, input: unknown) =>
   codex: (server, input) => [{ toolCalls: [codexToolSearch('write_marker')] }, { toolCalls: [{ name: 'write_marker', namespace: `mcp__${server}`, input }] }],
   copilot: (server, input) => [{ toolCalls: [{ name: `${server}-write_marker`, input }] }],
   pi: (server, input) => [{ toolCalls: [{ name: `mcp__${server}__write_marker`, input }] }],
+  gemini: (server, input) => [{ toolCalls: [{ name: `mcp_${server}_write_marker`, input }] }],
   opencode: (server, input) => [{ toolCalls: [{ name: `${server}_write_marker`, input }] }],
 };
 

@@ -114,7 +114,7 @@ describe('the built package', () => {
       const npx = join(dirname(process.execPath), '../lib/node_modules/npm/bin/npx-cli.js');
       const env = { ...nestedNpmEnv(), PATH: `${dirname(FLOOR_NODE)}:${process.env.PATH}` };
       const help = execFileSync(process.execPath, [npx, '--no-install', 'coderline', '--help'], { cwd: app, env, encoding: 'utf8' });
-      expect(help).toContain('coderline run --cli claude|codex|copilot|pi');
+      expect(help).toContain('coderline run --cli claude|codex|copilot|pi|gemini');
       expect(help).toContain('coderline doctor');
       // Its pointer to the docs names files the installed package holds.
       const shipped = /^Docs ship with the package, in node_modules\/coderline\/: (\S+) \(this command\), (\S+), (\S+)\.$/m.exec(help);

@@ -43,6 +43,11 @@ const recordings: Record<ProviderName, Record<CanaryName, Recording>> = {
     tool: { file: 'tool-bash', finalText: 'The command printed hello-from-bash.', marker: 'hello-from-bash' },
     auth_error: { file: 'error-401' },
   },
+  gemini: {
+    text: { file: 'text', finalText: 'Hello from the fake model.' },
+    tool: { file: 'shell-tool', finalText: 'The command printed hi.', marker: 'hi', opts: { permissionPolicy: { mode: 'bypass' } } },
+    auth_error: { file: 'auth-401' },
+  },
   opencode: {
     text: { file: 'text', finalText: 'Hello from the fake model.' },
     tool: { file: 'tool-bash', finalText: 'The command printed coderline-tool-ran.', marker: 'coderline-tool-ran' },

@@ -22,7 +22,7 @@ describe('coderline doctor --probe', () => {
       ['codex', 'tested', true, false],
       ['copilot', 'tested', true, false],
       ['pi', 'tested', true, false],
-      ['opencode', 'tested', true, false],
+      ['gemini', 'opencode', 'tested', true, false],
     ]);
     for (const entry of entries) {
       expect(entry.canaries.map((canary) => [canary.canary, canary.status, canary.errorCode])).toEqual([
@@ -47,8 +47,8 @@ describe('coderline doctor --probe', () => {
 
   it('refuses --cli without --probe, and an unknown CLI', async () => {
     expect((await coderline(['doctor', '--cli', 'claude'], { env })).code).toBe(2);
-    const unknown = await coderline(['doctor', '--probe', '--cli', 'gemini'], { env });
+    const unknown = await coderline(['doctor', '--probe', '--cli', 'nosuchcli'], { env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown CLI "gemini"');
+    expect(unknown.stderr).toContain('unknown CLI "nosuchcli"');
   });
 });

@@ -12,6 +12,7 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { piAdapter } from '../../src/adapters/pi/index.js';
+import { geminiAdapter } from '../../src/adapters/gemini/index.js';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import { runOnce } from '../../src/core/session/run-once.js';
@@ -45,7 +46,7 @@ function loggingExecutable(cli: ProviderName, log: string): string {
 
 const starts = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
 
-const adapters: Record<ProviderName, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter, opencode: opencodeAdapter };
+const adapters: Record<ProviderName, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter, gemini: geminiAdapter, opencode: opencodeAdapter };
 
 /** Flags each CLI has that an attacker would want an id to become. */
 const attackerIds: Record<ProviderName, string[]> = {
@@ -53,6 +54,7 @@ const attackerIds: Record<ProviderName, string[]> = {
   codex: ['--dangerously-bypass-approvals-and-sandbox', '--last', '--all'],
   copilot: ['--allow-all', '--continue', '--resume'],
   pi: ['--no-session', '--continue', '--session-dir=/tmp'],
+  gemini: ['--yolo', '--approval-mode=yolo', '--resume'],
   opencode: ['--auto', '--continue', '--fork'],
 };
 
@@ -65,7 +67,7 @@ async function setup(cli: ProviderName): Promise<{ fake: FakeModel; opts: Shared
   return { fake, opts, log, cwd };
 }
 
-describe.each(['claude', 'codex', 'copilot', 'pi', 'opencode'] as const)('%s (real binary): session ids', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('%s (real binary): session ids', (cli) => {
   it('an id that is a flag is InvalidOptionsError and starts nothing; the id the CLI made resumes', async () => {
     const { fake, opts, log } = await setup(cli);
     const coder = createCoder(adapters[cli], opts);
@@ -132,17 +134,20 @@ describe('values that look like flags reach the real binaries as values', () => 
     codex: '--dangerously-bypass-approvals-and-sandbox',
     copilot: '--allow-all',
     pi: '--no-tools',
+    gemini: '--yolo',
     // A model OpenCode's config lacks never reaches the model API: test/opencode/argv.test.ts shows the value stays one.
     opencode: 'fake/--auto',
   };
 
-  it.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s: model "--…" is the model the request names', async (cli) => {
+  it.each(['claude', 'codex', 'copilot', 'pi', 'gemini'] as const)('%s: model "--…" is the model the request names', async (cli) => {
     // The attacker picks the model name (a form field, a job option). Before, codex and copilot exited
     // with "a value is required for '--model'": the spaced value was read as a flag.
     const { fake, opts } = await setup(cli);
     const result = await runOnce(adapters[cli], 'Say something.', { ...opts, model: flagModels[cli] });
     expect(result.status).toBe('success');
-    expect((fake.requests[0]?.body as { model?: unknown }).model).toBe(flagModels[cli]);
+    // Gemini names the model in the path (`/v1beta/models/<model>:streamGenerateContent`).
+    const requested = cli === 'gemini' ? decodeURIComponent(/\/models\/([^:]+):/.exec(fake.requests[0]?.path ?? '')?.[1] ?? '') : (fake.requests[0]?.body as { model?: unknown }).model;
+    expect(requested).toBe(flagModels[cli]);
   });
 
   it('copilot: an addDirs entry and an agent that look like --allow-all are a directory and an agent name', async () => {

@@ -178,6 +178,11 @@ export interface ProbeSpec {
   toolOpts?: SharedStartOpts;
   /** The exit code of a run whose model call failed: non-zero for most CLIs, 0 where only the records say it. */
   failedRunExit: 'non-zero' | 'zero';
+  /**
+   * `false` where the CLI's records carry no exit code of a shell command: its failing command is a
+   * successful tool result (the failing-tool canary then expects that). Default: an error result.
+   */
+  failedCommandIsError?: false;
   /** How the model answers with `value` as structured output; default: the JSON as its text. */
   structuredAnswer?(value: Record<string, unknown>): ScriptStep[];
 }
@@ -192,7 +197,7 @@ export interface PermissionCodec {
    * Why the CLI cannot carry this decision (e.g. a changed input), when it cannot: the tool use is
    * then denied and the reason reported as a non-fatal error event.
    */
-  refuses?(decision: PermissionDecision): string | undefined;
+  refuses?(decision: PermissionDecision, request: PermissionRequest): string | undefined;
 }
 
 /** What a live session (`coder.open()`) can do beyond sending turns. */
@@ -320,6 +325,11 @@ export interface AdapterSpec<P extends string = string> {
   versions: VersionRange;
   /** Extracts a semver from `<bin> --version` output. */
   parseVersion(output: string): string | undefined;
+  /**
+   * false: the binary is not asked `--version` (an agent of createAcpAdapter(), which may take the flag
+   * for something else or start up on it); its version stays unknown and no range applies.
+   */
+  versionProbe?: false;
   capabilities: CapabilityTable;
   /** What to use instead, per unsupported feature (shown in FeatureNotSupportedError). */
   insteadHints?: Partial<Record<FeatureName, string>>;

@@ -3,7 +3,7 @@
 // (the session goes on), a message pushed into it (steer); the model and permission mode can change
 // between turns. The CLI dying fails the running turn with a typed error and closes the session.
 import { resolve } from 'node:path';
-import { CliVersionError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
+import { CliVersionError, CoderError, FeatureNotInVersionError, FeatureNotSupportedError, InvalidOptionsError, LiveSessionClosedError } from '../../errors.js';
 import type { CoderStreamEvent, TranslatedEvent } from '../../events.js';
 import { optionFields, requestedFeatures, type OneShotOpts, type ResolvedOpts, type RunOpts } from '../../options.js';
 import type { RunResult, RunStream } from '../../result.js';
@@ -12,7 +12,7 @@ import { DuplexChannel, describeEnd, type ChannelEnd } from '../protocols/channe
 import { DEFAULTS } from '../stream/child-run.js';
 import { EventStream } from '../stream/event-stream.js';
 import { decideOutcome, type ProcessEnd } from '../stream/outcome.js';
-import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool } from '../../permission.js';
+import { askPermission, DEFAULT_PERMISSION_TIMEOUT_MS, type CanUseTool, type PermissionDecision } from '../../permission.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import { STOP_STEPS, terminateEscapedDescendants } from '../process/process-group.js';
 import { RunTracker } from '../stream/run-tracker.js';
@@ -465,7 +465,8 @@ export class LiveSession<P extends string = string> {
     sent.catch((error: unknown) => {
       // A process that ended ends the turn itself, with how it ended.
       if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
-      turn.emit({ type: 'error', code: 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
+      // A refusal the protocol's connection could classify (an ACP agent's failed model call) keeps its code.
+      turn.emit({ type: 'error', code: error instanceof CoderError ? error.code : 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
       if (fatal) turn.finish(undefined);
     });
   }
@@ -542,7 +543,7 @@ export class LiveSession<P extends string = string> {
             signal: turn ? AbortSignal.any([signal, turn.over.signal]) : signal,
             emit: (event) => this.deliver([event]),
             raw: body,
-            ...(codec.refuses ? { refuses: codec.refuses } : {}),
+            ...(codec.refuses ? { refuses: (decision: PermissionDecision) => codec.refuses!(decision, request) } : {}),
           })
         : ({ behavior: 'deny', message: 'No canUseTool callback is set.' } as const);
       return codec.answer(decision, request);

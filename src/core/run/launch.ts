@@ -65,7 +65,7 @@ export async function prepareLaunch<I extends Omit<Invocation, 'stdin'>>(request
   const unpassableExtra = unpassableToProcess([], opts.extraEnv ?? {});
   if (unpassableExtra.length > 0) throw new InvalidOptionsError(unpassableExtra, adapter.name);
   const probeEnv = withUpperLayers(inherited, { extra: opts.extraEnv, unset: opts.unsetEnv });
-  const { version, warning } = await checkVersion(adapter, executable, probeEnv, cwd);
+  const { version, warning } = adapter.versionProbe === false ? { version: undefined, warning: undefined } : await checkVersion(adapter, executable, probeEnv, cwd);
   checkVersionedSupport(adapter, opts, request.session, version);
   const invocation = await request.build({
     prompt: request.prompt,

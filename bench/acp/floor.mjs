@@ -1,0 +1,1 @@
+// The floor of the cold-import comparison: a Node process that imports nothing.

@@ -1,0 +1,38 @@
+// What one ACP agent's records need beyond the protocol: the few habits that differ between agents
+// (how it words its own notices and failed model calls in the message stream, how it counts tokens,
+// what its tool kinds mean). Types only: an agent's preset fills them in, the translator reads them.
+import type { ProgressKind, Usage } from '../../events.js';
+import type { JsonObject } from '../../schema/json.js';
+import type { AcpToolKinds } from './tool-facts.js';
+
+/** A failed model call the agent reported as text. */
+export interface AcpFailure {
+  message: string;
+  httpStatus?: number;
+}
+
+export interface AcpTranslationSpec {
+  /** The agent's name in the SDK's messages ("<agent> ended the turn: refusal"). */
+  agent: string;
+  /**
+   * A whole message chunk that is the agent's own notice (a retry, a cancelled operation), not the
+   * model's text: it becomes this progress event instead.
+   */
+  notice?(chunk: string): { kind: ProgressKind; subtype: string; message: string } | undefined;
+  /**
+   * A whole message chunk that reports a failed model call: when the model wrote no text of its own
+   * in the turn and the turn ends on it, the turn fails with this; otherwise it is text like any other.
+   */
+  failure?(chunk: string): AcpFailure | undefined;
+  /**
+   * A refused `session/prompt` (its JSON-RPC error, as the channel words it) that reports a failed
+   * model call: the turn fails with the code of that failure instead of `protocol`.
+   */
+  promptRefusal?(message: string): AcpFailure | undefined;
+  /** The prompt answer's token counts are totals of the session: each turn's usage is the difference. */
+  usageIsSessionTotal?: boolean;
+  /** The token counts of a prompt answer (`session/prompt`'s result); default: ACP's `usage` field. */
+  usage?(answer: JsonObject): Usage | undefined;
+  /** The agent's ACP kind → ToolKind mapping, over the protocol's (tool-facts.ts). */
+  toolKinds?: AcpToolKinds;
+}

@@ -1,0 +1,220 @@
+// ACP records → events, for every ACP agent. Pure: the same records always give the same events. One
+// translator serves a whole live session (an agent may count tokens per session: AcpTranslationSpec).
+//
+// Records are `session/update` notifications (`params.update.sessionUpdate` names the kind) and, last
+// in a turn, the answer to `session/prompt`, `{ result: { stopReason, usage? } }` (acpAnswerRecord).
+// - text and reasoning arrive only as chunks (`agent_message_chunk`, `agent_thought_chunk`); a message
+//   ends at the next tool call or the answer;
+// - `tool_call` names no tool, only its kind, which stands as the name (tool-facts.ts);
+// - `tool_call_update` without a final status is streamed output; `completed` / `failed` finish the call
+//   (and announce it, when no `tool_call` did);
+// - `plan` holds the whole plan each time; the other updates report the session's state;
+// - an agent's notices and failed model calls written as text are its dialect's (dialect.ts).
+import type { Translator, TranslatorContext } from '../contract/adapter.js';
+import { classifyApiError } from '../translate/api-errors.js';
+import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
+import { emptyUsage, subtractUsage } from '../translate/usage.js';
+import type { PlanItem, ToolFacts, TranslatedEvent, Usage } from '../../events.js';
+import type { AcpFailure, AcpTranslationSpec } from './dialect.js';
+import { isAcpAnswer } from './answer.js';
+import { acpToolFacts, acpToolName } from './tool-facts.js';
+
+/** Updates that only report the session's state: `progress` status events. */
+const statusUpdates = new Set(['available_commands_update', 'config_option_update', 'session_info_update', 'current_mode_update', 'usage_update', 'user_message_chunk']);
+
+/** Stop reasons of a turn that ended as it should. */
+const finishedReasons = new Set(['end_turn', 'max_tokens']);
+
+const planStatuses = new Set<PlanItem['status']>(['pending', 'in_progress', 'completed']);
+
+/** A token count; anything but a positive number (negative, text, missing) adds nothing. */
+const count = (value: unknown): number => (typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : 0);
+
+/** ACP's own `usage` of a prompt answer (`inputTokens`, `cachedReadTokens`, `outputTokens`, `thoughtTokens`). */
+function protocolUsage(answer: JsonObject): Usage | undefined {
+  const usage = asJsonObject(answer.usage);
+  if (!usage) return undefined;
+  return {
+    inputTokens: count(usage.inputTokens),
+    cachedInputTokens: count(usage.cachedReadTokens),
+    outputTokens: count(usage.outputTokens),
+    reasoningTokens: count(usage.thoughtTokens),
+  };
+}
+
+/** The text of a content block (`{type:"text", text}`), or of a tool call's content list. */
+function textOf(content: unknown): string | undefined {
+  if (Array.isArray(content)) {
+    const parts = content.map((item) => textOf(asJsonObject(item)?.content ?? item)).filter((part) => part !== undefined);
+    return parts.length ? parts.join('') : undefined;
+  }
+  const block = asJsonObject(content);
+  return block?.type === 'text' ? stringOf(block.text) : undefined;
+}
+
+/** A shell command's exit code, from a `shell_exit` item in rawOutput.contents (Copilot puts it there). */
+function shellExitCode(rawOutput: JsonObject | undefined): number | undefined {
+  const contents = rawOutput?.contents;
+  const exit = Array.isArray(contents) ? contents.map(asJsonObject).find((item) => item?.type === 'shell_exit') : undefined;
+  return typeof exit?.exitCode === 'number' ? exit.exitCode : undefined;
+}
+
+function planItems(update: JsonObject): PlanItem[] {
+  const entries = Array.isArray(update.entries) ? update.entries.map(asJsonObject) : [];
+  return entries.map((entry) => {
+    const status = stringOf(entry?.status) as PlanItem['status'] | undefined;
+    return { content: stringOf(entry?.content) ?? '', status: status && planStatuses.has(status) ? status : 'pending' };
+  });
+}
+
+export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorContext): Translator {
+  const streamPartial = ctx.opts.streamPartialMessages === true;
+  const tools = new Map<string, ToolFacts>();
+  let sessionTotal = emptyUsage();
+  let turnStarted = false;
+  let text = '';
+  let reasoning = '';
+  /** Whether the model wrote text in this turn: then a failure chunk is its text, not the agent's. */
+  let modelWrote = false;
+  /** A failure chunk held back until the turn shows whether it was the agent's last word. */
+  let failure: { chunk: string; failed: AcpFailure; raw: unknown } | undefined;
+
+  /** A held failure chunk that turned out not to be last is text like any other. */
+  function releaseFailure(): TranslatedEvent[] {
+    if (!failure) return [];
+    const { chunk: piece, raw } = failure;
+    failure = undefined;
+    text += piece;
+    modelWrote = true;
+    return streamPartial ? [{ type: 'message', role: 'assistant', text: piece, delta: true, raw }] : [];
+  }
+
+  /** The text streamed since the last tool call, as one whole message (and the reasoning before it). */
+  function flush(raw: unknown): TranslatedEvent[] {
+    const events: TranslatedEvent[] = releaseFailure();
+    if (reasoning) events.push({ type: 'reasoning', text: reasoning, delta: false, raw });
+    if (text) events.push({ type: 'message', role: 'assistant', text, delta: false, raw });
+    reasoning = '';
+    text = '';
+    return events;
+  }
+
+  function chunk(kind: 'message' | 'reasoning', update: JsonObject, raw: unknown): TranslatedEvent[] {
+    const piece = textOf(update.content) ?? '';
+    const notice = kind === 'message' ? spec.notice?.(piece) : undefined;
+    if (notice !== undefined) return [{ type: 'progress', ...notice, raw }];
+    const failed = kind === 'message' && !modelWrote && !failure ? spec.failure?.(piece) : undefined;
+    if (failed) {
+      failure = { chunk: piece, failed, raw };
+      return [];
+    }
+    const events = kind === 'message' ? releaseFailure() : [];
+    if (kind === 'message') {
+      text += piece;
+      modelWrote ||= piece !== '';
+    } else reasoning += piece;
+    if (!streamPartial || !piece) return events;
+    return [...events, kind === 'message' ? { type: 'message', role: 'assistant', text: piece, delta: true, raw } : { type: 'reasoning', text: piece, delta: true, raw }];
+  }
+
+  function toolCall(update: JsonObject, raw: unknown): TranslatedEvent[] {
+    const id = stringOf(update.toolCallId) ?? '';
+    const tool = acpToolFacts(update, spec.toolKinds);
+    tools.set(id, tool);
+    // The title is the agent's own name or summary of the call (Copilot: an MCP tool's `<server>-<tool>`).
+    const title = stringOf(update.title);
+    return [...flush(raw), { type: 'tool_use', id, name: acpToolName(update), input: update.rawInput ?? {}, tool, raw, ...(title ? { extra: { title } } : {}) }];
+  }
+
+  function toolCallUpdate(update: JsonObject, raw: unknown): TranslatedEvent[] {
+    const id = stringOf(update.toolCallId) ?? '';
+    const status = stringOf(update.status);
+    if (status !== 'completed' && status !== 'failed') {
+      const output = textOf(update.content);
+      return [{ type: 'progress', kind: 'tool_output', subtype: 'tool_call_update', ...(output === undefined ? {} : { message: output }), raw }];
+    }
+    // A call never announced by a `tool_call` (Gemini 0.61.0 asks, runs, then reports only this) is
+    // announced now, from what the update says of it: no tool runs without its tool_use.
+    const announced = tools.has(id) || typeof update.kind !== 'string' ? [] : toolCall(update, raw);
+    const rawOutput = asJsonObject(update.rawOutput);
+    const exitCode = shellExitCode(rawOutput);
+    const output = status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput ?? textOf(update.content)) : (rawOutput?.content ?? textOf(update.content));
+    const tool = tools.get(id);
+    tools.delete(id);
+    const isError = status === 'failed' || (exitCode !== undefined && exitCode !== 0);
+    return [...announced, { type: 'tool_result', id, ...(tool ? { name: tool.name, tool } : {}), output, isError, raw }];
+  }
+
+  function update(record: JsonObject): TranslatedEvent[] {
+    const params = asJsonObject(record.params);
+    const body = asJsonObject(params?.update);
+    const kind = stringOf(body?.sessionUpdate);
+    const events: TranslatedEvent[] = [];
+    if (!turnStarted) {
+      turnStarted = true;
+      const sessionId = stringOf(params?.sessionId);
+      events.push({ type: 'init', ...(sessionId ? { sessionId } : {}), raw: record });
+    }
+    if (!body || !kind) return [...events, { type: 'progress', kind: 'unknown', raw: record }];
+    switch (kind) {
+      case 'agent_message_chunk':
+        return [...events, ...chunk('message', body, record)];
+      case 'agent_thought_chunk':
+        return [...events, ...chunk('reasoning', body, record)];
+      case 'tool_call':
+        return [...events, ...toolCall(body, record)];
+      case 'tool_call_update':
+        return [...events, ...toolCallUpdate(body, record)];
+      case 'plan':
+        return [...events, { type: 'plan', items: planItems(body), raw: record }];
+      default:
+        return [...events, { type: 'progress', kind: statusUpdates.has(kind) ? 'status' : 'unknown', subtype: kind, raw: record }];
+    }
+  }
+
+  function usageEvent(result: JsonObject | undefined, raw: unknown): TranslatedEvent[] {
+    const reported = result && (spec.usage ?? protocolUsage)(result);
+    // No usage: no model call completed (the turn was cancelled or failed before one did).
+    if (!reported) return [];
+    if (!spec.usageIsSessionTotal) return [{ type: 'usage', usage: reported, raw }];
+    const share = subtractUsage(reported, sessionTotal);
+    sessionTotal = reported;
+    return [{ type: 'usage', usage: share, raw }];
+  }
+
+  function answer(record: JsonObject): TranslatedEvent[] {
+    turnStarted = false;
+    modelWrote = false;
+    const result = asJsonObject(record.result);
+    const stopReason = stringOf(result?.stopReason) ?? 'unknown';
+    const failed = stopReason === 'end_turn' ? failure : undefined;
+    if (failed) failure = undefined;
+    const events = [...flush(record), ...usageEvent(result, record)];
+    if (failed) {
+      const { message, httpStatus } = failed.failed;
+      events.push(
+        { type: 'error', code: classifyApiError(httpStatus, message, 'server'), fatal: true, message, ...(httpStatus === undefined ? {} : { httpStatus }), raw: failed.raw },
+        { type: 'done', status: 'error', raw: record },
+      );
+      return events;
+    }
+    if (finishedReasons.has(stopReason)) {
+      if (stopReason === 'max_tokens') events.push({ type: 'progress', kind: 'warning', subtype: stopReason, message: 'the answer was cut at the token limit', raw: record });
+      events.push({ type: 'done', status: 'success', raw: record });
+      return events;
+    }
+    const code = stopReason === 'cancelled' ? 'aborted' : stopReason === 'max_turn_requests' ? 'max_turns' : 'protocol';
+    events.push({ type: 'error', code, fatal: true, message: `${spec.agent} ended the turn: ${stopReason}`, raw: record });
+    events.push({ type: 'done', status: 'error', raw: record });
+    return events;
+  }
+
+  return {
+    translate(record) {
+      const object = asJsonObject(record);
+      if (object && isAcpAnswer(object)) return answer(object);
+      if (object?.method === 'session/update') return update(object);
+      return [{ type: 'progress', kind: 'unknown', ...(typeof object?.method === 'string' ? { subtype: object.method } : {}), raw: record }];
+    },
+  };
+}
