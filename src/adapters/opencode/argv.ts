@@ -8,6 +8,7 @@ import type { Invocation, InvocationContext, SessionTarget } from '../../core/co
 import { repeatedFlagJoined } from '../../core/options/flags.js';
 import { gatedRun } from '../../core/options/gated-run.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
+import { bridgedServers } from '../../core/tools/mcp-servers.js';
 import type { ResolvedOpts } from '../../options.js';
 import { configContent, permissionConfig, toolBridgeSecretVar } from './config.js';
 import { mcpNamesOf } from './translate.js';
@@ -67,17 +68,28 @@ export function opencodeArgs(opts: ResolvedOpts, session: SessionTarget, cwd: st
   return args;
 }
 
-export async function buildOpencodeInvocation(ctx: InvocationContext): Promise<Invocation> {
+/**
+ * The environment of a run or a live session: where OpenCode works (PWD), its switches, its store
+ * under strict isolation, the permissions over every config (`permissionBase` first, so the policy's
+ * rules win over it), the private config (the bridge's servers, and `extraConfig`), and in a gated
+ * run no project config.
+ */
+export async function opencodeEnv(ctx: InvocationContext, options: { permissionBase?: Record<string, string>; extraConfig?: Record<string, unknown> } = {}): Promise<Record<string, string>> {
   const { opts } = ctx;
-  const permission = permissionConfig(opts, mcpNamesOf(opts));
-  const content = configContent(ctx.toolBridge);
+  const rules = permissionConfig(opts, mcpNamesOf(opts));
+  const permission = options.permissionBase || rules ? { ...options.permissionBase, ...rules } : undefined;
+  const content = { ...configContent(ctx.toolBridge), ...options.extraConfig };
   // OpenCode takes its directory from PWD before process.cwd(): an inherited PWD would move the run.
   const env: Record<string, string> = { ...QUIET_ENV, PWD: ctx.cwd, ...(await storeEnv(opts, ctx.coderStateDir)) };
   if (permission) env.OPENCODE_PERMISSION = JSON.stringify(permission);
-  if (content) env.OPENCODE_CONFIG_CONTENT = JSON.stringify(content);
+  if (Object.keys(content).length) env.OPENCODE_CONFIG_CONTENT = JSON.stringify(content);
   if (gatedRun(opts)) env.OPENCODE_DISABLE_PROJECT_CONFIG = '1';
   // The bridge's secret travels in the environment (argv is visible in `ps`); the config names it.
-  if (ctx.toolBridge && content) env[toolBridgeSecretVar] = ctx.toolBridge.secret;
+  if (ctx.toolBridge && bridgedServers(ctx.toolBridge).length) env[toolBridgeSecretVar] = ctx.toolBridge.secret;
+  return env;
+}
+
+export async function buildOpencodeInvocation(ctx: InvocationContext): Promise<Invocation> {
   const stdin = ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt;
-  return { args: opencodeArgs(opts, ctx.session, ctx.cwd), env, stdin };
+  return { args: opencodeArgs(ctx.opts, ctx.session, ctx.cwd), env: await opencodeEnv(ctx), stdin };
 }

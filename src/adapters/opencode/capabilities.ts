@@ -20,13 +20,13 @@ export const opencodeCapabilities: CapabilityTable = {
   mcpServers: { level: 'native', how: `fronted by the tool bridge: the host connects to each server itself (stdio: spawned in a process group of its own, stopped with the run; HTTP: with its headers) and re-serves its tools at /mcp/<name>, so no env or header value reaches the CLI; tools only. Each is ${BRIDGE}` },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer (OpenCode has no structured output in `run`)' },
   streamPartialMessages: { level: 'best-effort', how: 'ignored: `run --format json` writes whole text and reasoning parts only' },
+  canUseTool: { level: 'native', how: 'live sessions only (coder.open(), over `opencode acp`): OPENCODE_PERMISSION {"*": "ask"} with the policy\'s rules after it, so every tool call not allowed or denied by a rule comes as session/request_permission, answered once (allow_once / reject_once). A refusal fails the call and ends the turn; no deny message and no changed input reach the model (a changed input is refused). One-shot runs cannot ask (`run` rejects every ask): canUseTool there fails fast. Calls of `tools` and `mcpServers` are asked by the tool bridge on the host instead' },
   images: { level: 'native', how: '--file=<absolute path> per image (OpenCode attaches it as a file part)' },
   files: { level: 'native', how: '--file=<absolute path> per file: OpenCode reads it in as a Read tool call of the first message' },
 };
 
 /** Why the absent options are absent, and what to do instead. */
 export const opencodeInsteadHints: Partial<Record<FeatureName, string>> = {
-  canUseTool: '`opencode run` cannot ask anyone: it rejects every permission ask and stops. Allow or deny tools up front with permissionPolicy; live sessions over `opencode acp` are not wired yet (docs/decisions.md).',
   maxTurns: 'OpenCode\'s step limit (agent.<name>.steps) is advisory in 1.18.33 (tools still run after it); bound the run with stallTimeoutMs or an AbortSignal.',
   sessionId: 'OpenCode picks the session id (ses_…); read RunResult.sessionId and resume with it.',
   fallbackModel: 'OpenCode has no fallback model; retry the run with another model.',

@@ -9,6 +9,7 @@ import { checkGateVariables, permissionConfig } from './config.js';
 import { opencodeDocs } from './docs.js';
 import { opencodeAuth, opencodeEnvironment } from './environment.js';
 import { explainOpencodeExit } from './exit.js';
+import { opencodeLive } from './live.js';
 import { opencodeSessionStore } from './store.js';
 import { createOpencodeTranslator, mcpNamesOf } from './translate.js';
 import { opencodeVersions } from './versions.js';
@@ -42,4 +43,5 @@ export const opencodeAdapter: AdapterSpec<'opencode'> = {
   explainExit: explainOpencodeExit,
   createTranslator: createOpencodeTranslator,
   sessionStore: opencodeSessionStore,
+  live: opencodeLive,
 };

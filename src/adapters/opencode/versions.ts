@@ -2,4 +2,4 @@
 // passed (docs/compat.md). Older than min: CliVersionError; newer than testedMax: a warning.
 import type { VersionRange } from '../../core/contract/adapter.js';
 
-export const opencodeVersions: VersionRange = { min: '1.18.4', testedMax: '1.18.23', tested: ['1.18.4', '1.18.16', '1.18.23'] };
+export const opencodeVersions: VersionRange = { min: '1.18.4', testedMax: '1.18.33', tested: ['1.18.4', '1.18.16', '1.18.23', '1.18.29', '1.18.33'] };
