@@ -21,8 +21,8 @@ describe('opencode live session over ACP (real binary, fake chat completions)', 
       { text: 'The word was apricot.' },
       { toolCalls: [bash('touch allowed.txt', 'call_allow')] },
       { text: 'Touched it.' },
+      // A refusal ends the turn: OpenCode calls the model no more in it.
       { toolCalls: [{ name: 'read', input: { filePath: 'notes.txt' }, id: 'call_read' }] },
-      { text: 'Could not read it.' },
       { kind: 'hang', after: 'first-event' },
       { text: 'Still here.' },
     ]);
