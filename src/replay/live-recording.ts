@@ -86,7 +86,7 @@ function requestId(line: string): unknown {
  * that carried a turn's prompt are translated too.
  */
 export function replayLiveTurns(
-  spec: Pick<LiveTranslation, 'dialect' | 'endsTurn' | 'answerRecord'>,
+  spec: Pick<LiveTranslation, 'dialect' | 'endsTurn' | 'answerRecord' | 'refusalRecord' | 'questionsAreRecords'>,
   newTranslator: () => Translator,
   provider: string,
   recording: LiveRecording,
@@ -118,13 +118,13 @@ export function replayLiveTurns(
     }
     const answer = spec.dialect.response(message);
     if (answer) {
-      if (spec.answerRecord && answer.ok && promptRequests.has(answer.id)) {
-        const record = spec.answerRecord(answer.result);
-        take(translateRecord(translator, provider, record), record);
-      }
+      const record = !spec.answerRecord || !promptRequests.has(answer.id) ? undefined : answer.ok ? spec.answerRecord(answer.result) : spec.refusalRecord?.(answer.error);
+      if (record !== undefined) take(translateRecord(translator, provider, record), record);
       continue;
     }
-    if (spec.dialect.incoming(message) || spec.dialect.cancelled?.(message) !== undefined) continue;
+    const question = spec.dialect.incoming(message);
+    if (question && spec.questionsAreRecords) take(translateRecord(translator, provider, question.body), question.body);
+    if (question || spec.dialect.cancelled?.(message) !== undefined) continue;
     take(translateLine(translator, provider, line), message);
   }
   if (events.length > 0) turns.push(events);

@@ -141,12 +141,12 @@ export function startFakeGemini(script: Script): Promise<FakeServer> {
 export const FAKE_GEMINI_KEY = 'fake-gemini-key';
 
 /**
- * The environment that sends `gemini` to `serverUrl`: HOME in `home` (none under strict isolation,
- * where the adapter sets it), error reports (TMPDIR) in `tmp`. The adapter selects API-key auth for a
- * custom base URL and gives each run its own GEMINI_CLI_HOME.
+ * The environment that sends `gemini` to `serverUrl`, with HOME (where sessions are kept) in `home`
+ * (none under strict isolation, where the adapter sets it). The adapter selects API-key auth for a
+ * custom base URL and gives each run its own GEMINI_CLI_HOME and TMPDIR.
  */
-export function geminiTestEnv(serverUrl: string, home: string | undefined, tmp: string): Record<string, string> {
-  return { GOOGLE_GEMINI_BASE_URL: serverUrl, GEMINI_API_KEY: FAKE_GEMINI_KEY, TMPDIR: tmp, ...(home ? { HOME: home } : {}) };
+export function geminiTestEnv(serverUrl: string, home: string | undefined): Record<string, string> {
+  return { GOOGLE_GEMINI_BASE_URL: serverUrl, GEMINI_API_KEY: FAKE_GEMINI_KEY, ...(home ? { HOME: home } : {}) };
 }
 
 /** Credentials or endpoints of a developer's own that must never reach the CLI under test. */

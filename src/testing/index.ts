@@ -125,12 +125,12 @@ async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, op
       return { opts: { extraEnv, unsetEnv: copilotTokenVars } };
     }
     case 'gemini':
-      // The adapter gives every run its own GEMINI_CLI_HOME (sessions in the coder's state dir); HOME
-      // and TMPDIR (its error reports) stay in this dir. Under strict isolation the adapter sets HOME.
+      // The adapter gives every run its own GEMINI_CLI_HOME and TMPDIR; sessions are kept under HOME,
+      // this dir (under strict isolation the adapter sets HOME to the coder's state dir).
       return {
         opts: {
           model: FAKE_GEMINI_MODEL,
-          extraEnv: geminiTestEnv(server.url, strict ? undefined : dir, dir),
+          extraEnv: geminiTestEnv(server.url, strict ? undefined : dir),
           unsetEnv: geminiForeignVars,
           // One attempt by default: the CLI waits 5 s and more before each retry.
           geminiSettings: { general: { maxAttempts: (options.retries ?? 0) + 1 } },

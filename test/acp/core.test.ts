@@ -2,7 +2,7 @@
 // recorded agents did not print; the real agents' proof is test/copilot/live.test.ts,
 // test/gemini/live.e2e.test.ts and test/acp/create-adapter.e2e.test.ts).
 import { describe, expect, it } from 'vitest';
-import { acpAnswerRecord } from '../../src/core/acp/answer.js';
+import { acpAnswerRecord, acpRefusalRecord } from '../../src/core/acp/answer.js';
 import { acpPermissionCodec } from '../../src/core/acp/permission.js';
 import { acpToolFacts } from '../../src/core/acp/tool-facts.js';
 import { createAcpTranslator } from '../../src/core/acp/translate.js';
@@ -48,6 +48,19 @@ describe('ACP translator', () => {
     expect(events.map((event) => event.type)).toEqual(['init', 'tool_use', 'tool_result', 'done']);
     expect(events[1]).toMatchObject({ id: 'g1', name: 'execute', tool: { kind: 'shell', command: 'touch a' } });
     expect(events[2]).toMatchObject({ id: 'g1', isError: false, tool: { kind: 'shell' } });
+  });
+
+  it('a question about a call no update announced announces it (once); one about an announced call adds nothing', () => {
+    const ask = (toolCall: Record<string, unknown>) => question(toolCall, [{ optionId: 'a', kind: 'allow_once' }]);
+    const events = translateAll([ask({ toolCallId: 'q1', kind: 'execute', title: 'touch b' }), update({ sessionUpdate: 'tool_call_update', toolCallId: 'q1', status: 'completed', kind: 'execute' }), update({ sessionUpdate: 'tool_call', toolCallId: 'q2', kind: 'edit' }), ask({ toolCallId: 'q2', kind: 'edit' })]);
+    expect(events.map((event) => event.type)).toEqual(['init', 'tool_use', 'tool_result', 'tool_use']);
+    expect(events[1]).toMatchObject({ id: 'q1', tool: { kind: 'shell', command: 'touch b' } });
+  });
+
+  it("a refused prompt ends the turn failed: with the code the agent's dialect reads, else protocol", () => {
+    const gemini = createAcpTranslator({ agent: 'test-agent', promptRefusal: (message) => (message.includes('"code":429') ? { message, httpStatus: 429 } : undefined) }, { opts: {} });
+    expect(gemini.translate(acpRefusalRecord('{"error":{"code":429,"message":"slow down"}}'))).toMatchObject([{ type: 'error', code: 'rate_limit', httpStatus: 429, fatal: true }, { type: 'done', status: 'error' }]);
+    expect(gemini.translate(acpRefusalRecord('Internal error'))).toMatchObject([{ type: 'error', code: 'protocol', message: 'Internal error' }, { type: 'done', status: 'error' }]);
   });
 
   it('per-prompt usage is taken as it is; another stop reason is an error naming the agent', () => {

@@ -2,12 +2,12 @@
 // refused before anything starts.
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../src/adapters/gemini/index.js';
 import type { InvocationContext } from '../../src/core/contract/adapter.js';
 import { buildEnv } from '../../src/core/process/env.js';
-import { FeatureNotSupportedError, InvalidOptionsError, run } from '../../src/index.js';
+import { createCoder, FeatureNotSupportedError, InvalidOptionsError, run } from '../../src/index.js';
 import type { ResolvedOpts } from '../../src/options.js';
 
 const dirs: string[] = [];
@@ -45,7 +45,7 @@ describe('gemini invocation', () => {
     expect(built.stdin).toBe('a prompt --yolo');
     expect(built.args.join(' ')).not.toContain('a prompt');
     expect(built.args).toEqual(['--output-format', 'stream-json', '--approval-mode=yolo']);
-    expect(built.env).toMatchObject({ GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_TELEMETRY_ENABLED: 'false' });
+    expect(built.env).toMatchObject({ GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_TELEMETRY_ENABLED: 'false', TMPDIR: dirname(built.env!.GEMINI_CLI_HOME!) });
     expect((await stat(settingsFile)).mode & 0o777).toBe(0o600);
     expect(settings).toMatchObject({ privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { enableAutoUpdate: false }, security: { auth: { selectedType: 'gemini-api-key' } } });
     expect(settings.mcpServers).toEqual({ coderline: { httpUrl: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer s3cret' }, trust: true } });
@@ -73,6 +73,14 @@ describe('gemini invocation', () => {
   });
 });
 
+describe('gemini resume ids', () => {
+  it.each(['1', 'latest', '00000000'])('resume("%s") is refused before the CLI starts: --resume reads it as an index or the latest session', async (id) => {
+    const coder = createCoder(geminiAdapter, { executablePath: '/nonexistent/gemini' });
+    await expect(coder.resume(id).run('x')).rejects.toBeInstanceOf(InvalidOptionsError);
+    await coder.close();
+  });
+});
+
 describe('gemini environment', () => {
   it("inheritEnv 'minimal' keeps its credential and endpoint variables, nothing else of the host's", () => {
     const inherited = { PATH: '/bin', GEMINI_API_KEY: 'k', GOOGLE_API_KEY: 'g', GOOGLE_GENAI_USE_VERTEXAI: 'true', GOOGLE_CLOUD_PROJECT: 'p', GOOGLE_CLOUD_LOCATION: 'l', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:1', OTHER_SECRET: 's' };
@@ -94,6 +102,7 @@ describe('gemini options refused before anything starts', () => {
     ['an allow rule with a newline', { allowedTools: ['read_file\nrun_shell_command'] }, InvalidOptionsError],
     ['extraEnv.GEMINI_CLI_HOME (the run\'s settings live there)', { extraEnv: { GEMINI_CLI_HOME: '/tmp/h' } }, InvalidOptionsError],
     ['a sessionId that is not a UUID', { sessionId: 'my-session' }, InvalidOptionsError],
+    ['an addDirs entry Gemini would split in two', { addDirs: ['a,/etc'] }, InvalidOptionsError],
   ])('%s', async (_what, opts, error) => {
     await expect(run(geminiAdapter, 'hi', { ...nowhere, ...opts })).rejects.toBeInstanceOf(error);
   });

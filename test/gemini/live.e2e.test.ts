@@ -48,7 +48,7 @@ describe('gemini live session over ACP (real binary, fake Gemini API)', () => {
     expect(allowed).toMatchObject({ status: 'success', text: 'Touched it.' });
     expect(existsSync(join(workDir, 'allowed.txt'))).toBe(true);
     expect(ofType(allowed.events, 'permission').map((event) => [event.phase, event.tool?.kind])).toEqual([['request', 'shell'], ['decision', 'shell']]);
-    // Gemini reports the call only once it ran (no tool_call update): its tool_use comes with the result.
+    // Gemini announces no call (no tool_call update): its tool_use comes with the question.
     const ran = { kind: 'shell', command: 'touch allowed.txt' };
     expect(ofType(allowed.events, 'tool_use')).toEqual([expect.objectContaining({ name: 'execute', tool: expect.objectContaining(ran) })]);
     expect(ofType(allowed.events, 'tool_result')).toEqual([expect.objectContaining({ isError: false, tool: expect.objectContaining(ran) })]);
@@ -56,6 +56,8 @@ describe('gemini live session over ACP (real binary, fake Gemini API)', () => {
     const denied = await live.send('Touch denied.txt.', { collectEvents: true }).result;
     expect(existsSync(join(workDir, 'denied.txt'))).toBe(false);
     expect(ofType(denied.events, 'permission').find((event) => event.phase === 'decision')).toMatchObject({ decision: 'deny' });
+    // A denied call has no record but its question: that is where its tool_use comes from.
+    expect(ofType(denied.events, 'tool_use')).toEqual([expect.objectContaining({ name: 'execute', tool: expect.objectContaining({ kind: 'shell', command: 'touch denied.txt' }) })]);
     expect(seen.map((request) => [request.toolName, request.tool?.kind, request.tool?.command])).toEqual([
       ['execute', 'shell', expect.stringContaining('touch allowed.txt')],
       ['execute', 'shell', expect.stringContaining('touch denied.txt')],

@@ -7,6 +7,7 @@ import { createGeminiTranslator } from '../../src/adapters/gemini/translate.js';
 import type { TranslatedEvent } from '../../src/events.js';
 import type { ResolvedOpts } from '../../src/options.js';
 import { ofType } from '../support/events.js';
+import { describeCompatReplay } from '../support/compat-replay.js';
 
 const root = join(import.meta.dirname, '..', '..', 'fixtures', 'gemini');
 const versions = readdirSync(root).filter((version) => existsSync(join(root, version, 'text.jsonl'))).sort();
@@ -82,3 +83,6 @@ describe('gemini translator on hand-made malformed input (not recordings)', () =
     expect(ofType(events, 'error').map((event) => event.code)).toEqual(['server', 'server']);
   });
 });
+
+// The sweep's recordings of every swept version (fixtures/gemini/<version>/compat/), judged again.
+describeCompatReplay('gemini');

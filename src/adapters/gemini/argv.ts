@@ -25,9 +25,14 @@ export function validateGeminiOptions(opts: ResolvedOpts, session: SessionTarget
   const issues: string[] = [];
   // The CLI creates a session only under a UUID (--session-id); resuming takes its ids as they are.
   if (opts.sessionId && session.kind === 'new' && !isUuid(opts.sessionId)) issues.push(`sessionId "${opts.sessionId}" must be a UUID for Gemini`);
+  // --resume also takes `latest` and an index (1 = the oldest session): an id "1" would continue
+  // whichever session came first. Gemini's ids are UUIDs.
+  if (session.kind === 'resume' && !isUuid(session.sessionId)) issues.push(`the session to resume, "${session.sessionId}", is not a Gemini session id (a UUID)`);
   for (const rule of [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])]) {
     if (!allowRule.test(rule)) issues.push(`allow rule "${rule}": use a tool name, or name(command prefix) for run_shell_command`);
   }
+  // --include-directories splits its values on commas: "a,/etc" would add two directories.
+  for (const dir of opts.addDirs ?? []) if (dir.includes(',')) issues.push(`addDirs "${dir}": Gemini reads a comma as two directories`);
   for (const rule of opts.permissionPolicy?.deny ?? []) {
     if (!toolName.test(rule)) issues.push(`deny rule "${rule}": Gemini excludes whole tools, give a tool name`);
   }
@@ -101,6 +106,7 @@ function attachmentReferences(ctx: InvocationContext): string {
 export async function buildGeminiInvocation(ctx: InvocationContext): Promise<Invocation> {
   const { opts } = ctx;
   if (gatedRun(opts)) refuseRepositoryConfig(ctx);
+  const stdin = (opts.outputSchema && ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt) + attachmentReferences(ctx);
   const settings = geminiSettings(ctx);
   const home = await prepareRunHome(ctx, settings);
 
@@ -108,15 +114,21 @@ export async function buildGeminiInvocation(ctx: InvocationContext): Promise<Inv
   if (opts.model) args.push(`--model=${opts.model}`);
   for (const dir of opts.addDirs ?? []) args.push(`--include-directories=${resolve(ctx.cwd, dir)}`);
   // Only the bridge's servers: none a folder's settings add.
-  if (opts.strictMcpConfig) args.push(`--allowed-mcp-server-names=${bridgedServerNames(settings).join(',')}`);
+  if (opts.strictMcpConfig) for (const name of bridgedServerNames(settings)) args.push(`--allowed-mcp-server-names=${name}`);
   args.push(...(opts.extraArgs ?? []));
   args.push(...sessionArgs(ctx.session, opts));
 
-  const env: Record<string, string> = { GEMINI_CLI_HOME: home, GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_TELEMETRY_ENABLED: 'false', NO_COLOR: '1' };
+  const env: Record<string, string> = {
+    GEMINI_CLI_HOME: home,
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+    NO_COLOR: '1',
+    // The CLI writes a report of every failed model call (the whole request, prompt included) to the
+    // temp dir: the run's private one, removed with the run.
+    TMPDIR: dirname(home),
+  };
   // Strict: not even the user's ~/.env and ~/.gemini-adjacent files; HOME stays the coder's across runs.
   if (opts.isolation === 'strict') env.HOME = await ctx.coderStateDir();
   if (opts.systemPrompt !== undefined) env.GEMINI_SYSTEM_MD = await ctx.writeTempFile('gemini-system.md', opts.systemPrompt);
-
-  const prompt = opts.outputSchema && ctx.outputJsonSchema ? promptWithOutputSchema(ctx.prompt, ctx.outputJsonSchema) : ctx.prompt;
-  return { args, env, stdin: prompt + attachmentReferences(ctx) };
+  return { args, env, stdin };
 }

@@ -8,7 +8,7 @@ import { acpLiveSpec } from '../../core/acp/live-spec.js';
 import { FeatureNotSupportedError } from '../../errors.js';
 import { geminiAcpTranslation } from './acp-translate.js';
 import { baseArgs, buildGeminiInvocation } from './argv.js';
-import { geminiVersions } from './versions.js';
+import { geminiLiveMinVersion } from './versions.js';
 
 const native = (how: string) => ({ level: 'native' as const, how });
 
@@ -18,7 +18,8 @@ export const geminiLive: LiveSpec = acpLiveSpec({
     open: native('gemini --acp (Agent Client Protocol v1): initialize, session/new, then a session/prompt request per turn; its answer ends the turn'),
     interrupt: native('session/cancel notification: the prompt answers cancelled, the process stays'),
   },
-  minVersion: geminiVersions.min,
+  // The oldest version from which the sweep's live canaries pass (docs/compat.md).
+  minVersion: geminiLiveMinVersion,
   // Not verified over ACP: the prompt-based schema is a one-shot mechanism, attachments go as @path
   // references in the one-shot prompt, session ids and the turn limit are one-shot settings.
   notLive: ['outputSchema', 'sessionId', 'images', 'files', 'maxTurns'],

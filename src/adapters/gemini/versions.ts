@@ -2,4 +2,7 @@
 // passed (docs/compat.md). Older than min: CliVersionError; newer than testedMax: a warning.
 import type { VersionRange } from '../../core/contract/adapter.js';
 
-export const geminiVersions: VersionRange = { min: '0.52.0', testedMax: '0.52.0', tested: ['0.52.0'] };
+export const geminiVersions: VersionRange = { min: '0.52.0', testedMax: '0.61.0', tested: ['0.52.0', '0.55.1', '0.57.0', '0.59.0', '0.61.0'] };
+
+/** The oldest version from which every swept version passes the live-session canaries (LiveSpec.minVersion). */
+export const geminiLiveMinVersion = '0.52.0';

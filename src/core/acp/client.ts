@@ -6,11 +6,9 @@
 import type { LiveConnection, LiveConnectContext, LiveRpc } from '../contract/adapter.js';
 import type { Attachments } from '../options/attachment-types.js';
 import type { ResolvedOpts } from '../../options.js';
-import { CoderError, FeatureNotSupportedError, LiveSessionClosedError } from '../../errors.js';
-import { classifyApiError } from '../translate/api-errors.js';
+import { CoderError, FeatureNotSupportedError } from '../../errors.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { acpPermissionCodec, type AcpPermissionCodec } from './permission.js';
-import type { AcpTranslationSpec } from './dialect.js';
 import type { AcpToolKinds } from './tool-facts.js';
 
 /** The ACP version this speaks; the agent answers `initialize` with the one it chose. */
@@ -22,7 +20,6 @@ export interface AcpClientSpec {
   /** Sent as `authenticate { methodId }` after `initialize` (an id the agent lists in its authMethods). */
   authMethod?: string | undefined;
   toolKinds?: AcpToolKinds | undefined;
-  promptRefusal?: AcpTranslationSpec['promptRefusal'];
 }
 
 /** A prompt's ACP content blocks: the text, then each image inline (where the agent takes images). */
@@ -81,18 +78,7 @@ export class AcpConnection implements LiveConnection {
   /** The prompt's answer (its stop reason) comes when the turn ends: answerRecord makes it the turn's last record. */
   async startTurn(prompt: string, _opts: ResolvedOpts, attachments: Attachments | undefined): Promise<unknown> {
     const blocks = promptBlocks(this.spec.agent, prompt, attachments, this.agentCapabilities);
-    try {
-      return await this.rpc.request({ method: 'session/prompt', params: { sessionId: this.sessionId, prompt: blocks } }, 'the prompt', { untimed: true });
-    } catch (error) {
-      throw this.refusal(error);
-    }
-  }
-
-  /** A refused prompt that the agent's dialect reads as a failed model call fails the turn with that call's code. */
-  private refusal(error: unknown): unknown {
-    if (!(error instanceof CoderError) || error instanceof LiveSessionClosedError || error.code !== 'protocol') return error;
-    const failed = this.spec.promptRefusal?.(error.message);
-    return failed ? new CoderError(classifyApiError(failed.httpStatus, failed.message, 'server'), failed.message, { provider: this.spec.agent }) : error;
+    return this.rpc.request({ method: 'session/prompt', params: { sessionId: this.sessionId, prompt: blocks } }, 'the prompt', { untimed: true });
   }
 
   /** A notification without an answer: the prompt then answers `cancelled`, which ends the turn. */

@@ -25,8 +25,9 @@ export interface AcpTranslationSpec {
    */
   failure?(chunk: string): AcpFailure | undefined;
   /**
-   * A refused `session/prompt` (its JSON-RPC error, as the channel words it) that reports a failed
-   * model call: the turn fails with the code of that failure instead of `protocol`.
+   * A refused `session/prompt` that reports a failed model call (`message`: its JSON-RPC error's, in
+   * a live session after the channel's "<agent> refused a request: "): the turn fails with the code
+   * of that failure instead of `protocol`.
    */
   promptRefusal?(message: string): AcpFailure | undefined;
   /** The prompt answer's token counts are totals of the session: each turn's usage is the difference. */

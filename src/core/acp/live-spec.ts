@@ -31,7 +31,7 @@ export interface AcpAgentPreset {
 }
 
 export function acpLiveSpec(preset: AcpAgentPreset): LiveSpec {
-  const { agent, toolKinds, promptRefusal } = preset.translation;
+  const { agent, toolKinds } = preset.translation;
   const { permissionModes } = preset;
   return {
     ...acpLiveTranslation(preset.translation),
@@ -41,7 +41,7 @@ export function acpLiveSpec(preset: AcpAgentPreset): LiveSpec {
     ...(preset.notLive ? { notLive: preset.notLive } : {}),
     buildInvocation: (ctx) => preset.buildInvocation(ctx),
     async connect(rpc, ctx) {
-      const connection = new AcpConnection(rpc, { agent, authMethod: preset.authMethod, toolKinds, promptRefusal });
+      const connection = new AcpConnection(rpc, { agent, authMethod: preset.authMethod, toolKinds });
       await connection.open(ctx);
       return connection;
     },

@@ -9,6 +9,8 @@
 // - `tool_call_update` without a final status is streamed output; `completed` / `failed` finish the call
 //   (and announce it, when no `tool_call` did);
 // - `plan` holds the whole plan each time; the other updates report the session's state;
+// - a permission question is a record too (questionsAreRecords): it announces a call no update did;
+// - a refused prompt (acpRefusalRecord) ends the turn as failed, with the code the agent's dialect reads;
 // - an agent's notices and failed model calls written as text are its dialect's (dialect.ts).
 import type { Translator, TranslatorContext } from '../contract/adapter.js';
 import { classifyApiError } from '../translate/api-errors.js';
@@ -145,16 +147,28 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
     return [...announced, { type: 'tool_result', id, ...(tool ? { name: tool.name, tool } : {}), output, isError, raw }];
   }
 
+  /** A turn's first record opens it with `init` (the session id its params name). */
+  function opening(params: JsonObject | undefined, record: JsonObject): TranslatedEvent[] {
+    if (turnStarted) return [];
+    turnStarted = true;
+    const sessionId = stringOf(params?.sessionId);
+    return [{ type: 'init', ...(sessionId ? { sessionId } : {}), raw: record }];
+  }
+
+  /** A permission question about a call no update announced (Gemini asks first) announces it. */
+  function question(record: JsonObject): TranslatedEvent[] {
+    const params = asJsonObject(record.params);
+    const asked = asJsonObject(params?.toolCall);
+    const id = stringOf(asked?.toolCallId);
+    if (!asked || !id || tools.has(id)) return [];
+    return [...opening(params, record), ...toolCall(asked, record)];
+  }
+
   function update(record: JsonObject): TranslatedEvent[] {
     const params = asJsonObject(record.params);
     const body = asJsonObject(params?.update);
     const kind = stringOf(body?.sessionUpdate);
-    const events: TranslatedEvent[] = [];
-    if (!turnStarted) {
-      turnStarted = true;
-      const sessionId = stringOf(params?.sessionId);
-      events.push({ type: 'init', ...(sessionId ? { sessionId } : {}), raw: record });
-    }
+    const events = opening(params, record);
     if (!body || !kind) return [...events, { type: 'progress', kind: 'unknown', raw: record }];
     switch (kind) {
       case 'agent_message_chunk':
@@ -182,7 +196,23 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
     return [{ type: 'usage', usage: share, raw }];
   }
 
+  /** A refused prompt (acpRefusalRecord): a failed model call where the agent's dialect reads one, else a protocol error. */
+  function refusal(record: JsonObject): TranslatedEvent[] {
+    turnStarted = false;
+    modelWrote = false;
+    failure = undefined;
+    const message = stringOf(asJsonObject(record.error)?.message) ?? `${spec.agent} refused the prompt`;
+    const failed = spec.promptRefusal?.(message);
+    const code = failed ? classifyApiError(failed.httpStatus, message, 'server') : 'protocol';
+    return [
+      ...flush(record),
+      { type: 'error', code, fatal: true, message, ...(failed?.httpStatus === undefined ? {} : { httpStatus: failed.httpStatus }), raw: record },
+      { type: 'done', status: 'error', raw: record },
+    ];
+  }
+
   function answer(record: JsonObject): TranslatedEvent[] {
+    if (!('result' in record)) return refusal(record);
     turnStarted = false;
     modelWrote = false;
     const result = asJsonObject(record.result);
@@ -214,6 +244,7 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
       const object = asJsonObject(record);
       if (object && isAcpAnswer(object)) return answer(object);
       if (object?.method === 'session/update') return update(object);
+      if (object?.method === 'session/request_permission') return question(object);
       return [{ type: 'progress', kind: 'unknown', ...(typeof object?.method === 'string' ? { subtype: object.method } : {}), raw: record }];
     },
   };

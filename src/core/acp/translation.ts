@@ -2,7 +2,7 @@
 // and its translator, with nothing that starts a process.
 import type { LiveTranslation } from '../contract/adapter.js';
 import { jsonRpc } from '../contract/json-rpc.js';
-import { acpAnswerRecord, isAcpAnswer } from './answer.js';
+import { acpAnswerRecord, acpRefusalRecord, isAcpAnswer } from './answer.js';
 import type { AcpTranslationSpec } from './dialect.js';
 import { createAcpTranslator } from './translate.js';
 
@@ -17,6 +17,8 @@ export function acpLiveTranslation(translation: AcpTranslationSpec): LiveTransla
       dialect: jsonRpc,
       createSessionTranslator: (ctx) => createAcpTranslator(translation, ctx),
       answerRecord: acpAnswerRecord,
+      refusalRecord: acpRefusalRecord,
+      questionsAreRecords: true,
       endsTurn: isAcpAnswer,
     };
     made.set(translation, live);

@@ -284,6 +284,18 @@ export interface LiveSpec {
    */
   answerRecord?(answer: unknown): unknown;
   /**
+   * With `answerRecord`: the record a refused turn-start request becomes (`error`: the peer's error
+   * message), translated as the turn's last record, so the translator says how the turn failed (an
+   * ACP agent answers a failed model call as the prompt's JSON-RPC error: Gemini). Without it a
+   * refusal fails the turn as a `protocol` error.
+   */
+  refusalRecord?(error: string): unknown;
+  /**
+   * The CLI's questions (permission requests) are records of the turn too, translated before they are
+   * answered: an ACP question may name a tool call that no update announced (Gemini).
+   */
+  questionsAreRecords?: boolean;
+  /**
    * The translator of a live protocol whose records are not the one-shot ones and can span turns
    * (ACP's token counts are session totals): one per session, shared by its turns.
    */
@@ -374,7 +386,7 @@ export interface AdapterSpec<P extends string = string> {
 }
 
 /** How a live protocol's recorded lines become events again: their routing and the turns' ends, no process. */
-export type LiveTranslation = Pick<LiveSpec, 'dialect' | 'endsTurn' | 'answerRecord' | 'createTranslator' | 'createSessionTranslator'>;
+export type LiveTranslation = Pick<LiveSpec, 'dialect' | 'endsTurn' | 'answerRecord' | 'refusalRecord' | 'questionsAreRecords' | 'createTranslator' | 'createSessionTranslator'>;
 
 /**
  * An adapter's pure face (`coderline/replay`): its translators and how its live protocol routes lines.

@@ -451,13 +451,20 @@ export class LiveSession<P extends string = string> {
   /** A turn sent by the connection; with answerRecord, the answer to it is the turn's last record. */
   private startConnectedTurn(connection: LiveConnection, prompt: string, opts: ResolvedOpts, attachments: Attachments | undefined, turn: Turn): void {
     const started = connection.startTurn(prompt, opts, attachments);
-    const { answerRecord } = this.spec;
-    if (answerRecord) {
-      started.then((answer) => {
+    const { answerRecord, refusalRecord } = this.spec;
+    if (!answerRecord) return this.failOnRefusal(started, turn, true);
+    const ended = started.then(
+      (answer) => {
         if (this.turn === turn) this.onMessage(answerRecord(answer));
-      }, () => undefined);
-    }
-    this.failOnRefusal(started, turn, true);
+      },
+      (error: unknown) => {
+        // The CLI's refusal (not a process that ended) is the turn's last record where the protocol says so.
+        const refused = refusalRecord && error instanceof CoderError && !(error instanceof LiveSessionClosedError) && error.code === 'protocol';
+        if (!refused) throw error;
+        if (this.turn === turn) this.onMessage(refusalRecord(error.message));
+      },
+    );
+    this.failOnRefusal(ended, turn, true);
   }
 
   /** A refused message is an error event of its turn; a refused turn start also ends the turn. */
@@ -465,8 +472,7 @@ export class LiveSession<P extends string = string> {
     sent.catch((error: unknown) => {
       // A process that ended ends the turn itself, with how it ended.
       if (this.turn !== turn || error instanceof LiveSessionClosedError) return;
-      // A refusal the protocol's connection could classify (an ACP agent's failed model call) keeps its code.
-      turn.emit({ type: 'error', code: error instanceof CoderError ? error.code : 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
+      turn.emit({ type: 'error', code: 'protocol', fatal, message: error instanceof Error ? error.message : String(error), raw: null });
       if (fatal) turn.finish(undefined);
     });
   }
@@ -533,6 +539,7 @@ export class LiveSession<P extends string = string> {
     const codec = this.connection?.permission ?? this.spec.permission;
     const request = codec.request(body);
     if (!request) throw new Error('this host does not answer that request');
+    if (this.spec.questionsAreRecords) this.onMessage(body);
     const turn = this.turn;
     const canUseTool = this.canUseTool();
     if (turn) turn.asking += 1;
