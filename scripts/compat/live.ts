@@ -32,7 +32,7 @@ const otherModel: Record<ProviderName, { model: string; requested: string }> = {
   copilot: { model: 'other-model', requested: 'other-model' },
   pi: { model: `${PI_FAKE_PROVIDER}/${PI_FAKE_PLAIN_MODEL}`, requested: PI_FAKE_PLAIN_MODEL },
   gemini: { model: 'gemini-2.5-pro', requested: 'gemini-2.5-pro' },
-  // No live mode yet (docs/decisions.md); the model the fake config has besides its default.
+  // The model the fake config has besides its default (setModel is not wired: n/a).
   opencode: { model: OPENCODE_FAKE_REASONING_MODEL, requested: 'fake-reasoning' },
 };
 

@@ -64,4 +64,13 @@ describe('opencode live session over ACP (real binary, fake chat completions)', 
     expect(isGroupAlive(pid)).toBe(false);
     expect(processTable().filter((row) => row.pgid === pid)).toEqual([]);
   });
+
+  it('a failed model call fails its turn (OpenCode sends the API\'s message, not its status), and the next turn answers', async () => {
+    let failing = true;
+    const { opts } = await fakeForLive('opencode', () => (failing ? { kind: 'error', status: 401, message: 'Invalid API key' } : { text: 'Back again.' }));
+    const live = await openLive(opencodeAdapter, opts);
+    expect(await live.send('Say hi.').result).toMatchObject({ status: 'error', error: { code: 'auth', message: expect.stringContaining('Invalid API key') }, pid: live.pid });
+    failing = false;
+    expect(await live.send('Are you back?').result).toMatchObject({ status: 'success', text: 'Back again.', pid: live.pid });
+  });
 });
