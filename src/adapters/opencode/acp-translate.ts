@@ -6,9 +6,13 @@
 // "APIError"`; the HTTP status is not in it, so the message says what kind of failure it was.
 import type { AcpTranslationSpec } from '../../core/acp/dialect.js';
 
-const INTERNAL = /^Internal error: /;
+/** After the live channel's "opencode refused a request: " where there is one. */
+const INTERNAL = /(?:^|: )Internal error: (.*)$/s;
 
 export const opencodeAcpTranslation: AcpTranslationSpec = {
   agent: 'opencode',
-  promptRefusal: (message) => (INTERNAL.test(message) ? { message: message.replace(INTERNAL, '') } : undefined),
+  promptRefusal: (message) => {
+    const api = INTERNAL.exec(message)?.[1];
+    return api === undefined ? undefined : { message: api };
+  },
 };

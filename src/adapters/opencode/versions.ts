@@ -5,4 +5,4 @@ import type { VersionRange } from '../../core/contract/adapter.js';
 export const opencodeVersions: VersionRange = { min: '1.18.4', testedMax: '1.18.33', tested: ['1.18.4', '1.18.16', '1.18.23', '1.18.29', '1.18.33'] };
 
 /** The oldest version from which every swept version passes the live-session canaries (LiveSpec.minVersion). */
-export const opencodeLiveMinVersion = '1.18.33';
+export const opencodeLiveMinVersion = '1.18.4';
