@@ -193,7 +193,8 @@ async function recordScenario(outDir: string, scenario: Scenario): Promise<void>
       previous = /"sessionID":"(ses_[^"]+)"/.exec(outcome.stdout)?.[1] ?? previous;
       const replacements: Array<[string, string]> = [[server.url, 'http://127.0.0.1:PORT'], [cwd, '$WORKSPACE'], [dir, '$DIR']];
       const name = `${scenario.name}${run.suffix}`;
-      await writeFile(join(outDir, `${name}.jsonl`), scrub(outcome.stdout, replacements));
+      // A run that printed nothing (stderr only) has its meta file alone: there is nothing to replay.
+      if (outcome.stdout) await writeFile(join(outDir, `${name}.jsonl`), scrub(outcome.stdout, replacements));
       const meta = {
         scenario: name,
         what: scenario.what,
