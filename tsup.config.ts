@@ -20,6 +20,7 @@ export default defineConfig({
     copilot: 'src/subpaths/copilot.ts',
     pi: 'src/subpaths/pi.ts',
     gemini: 'src/subpaths/gemini.ts',
+    opencode: 'src/subpaths/opencode.ts',
     testing: 'src/testing/index.ts',
     // BullMQ and ioredis load only through coderline/queue; @opentelemetry/api only through coderline/otel.
     queue: 'src/queue/index.ts',

@@ -5,7 +5,7 @@
 import { recordLive } from './record/live.js';
 import { recordRetryAfter } from './record/retry-after.js';
 
-const all = ['claude', 'codex', 'copilot', 'pi', 'gemini'] as const;
+const all = ['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const;
 const args = process.argv.slice(2);
 const liveOnly = args.includes('--live');
 const retryAfterOnly = args.includes('--retry-after');

@@ -1,7 +1,7 @@
 // The one event stream every adapter translates into. Types only.
 import type { ErrorCode } from './errors.js';
 
-export type ProviderName = 'claude' | 'codex' | 'copilot' | 'pi' | 'gemini';
+export type ProviderName = 'claude' | 'codex' | 'copilot' | 'pi' | 'gemini' | 'opencode';
 
 /**
  * What a tool does, the same on every CLI: a policy or a progress view written once against `kind`
@@ -57,6 +57,7 @@ export interface ProviderExtraMap {
   codex: { exitCode?: unknown };
   copilot: { exitCode?: unknown; errorCode?: unknown; refused?: boolean; errorType?: unknown; aborted?: boolean; premiumRequests?: unknown };
   gemini: { errorType?: unknown; refused?: boolean; cliToolName?: unknown; models?: unknown; toolCalls?: unknown; durationMs?: unknown };
+  opencode: { cliToolName?: unknown; status?: unknown; exitCode?: unknown; reason?: unknown };
   pi: { parentSession?: unknown; toolCallId?: unknown; toolName?: unknown; details?: unknown; durationMs?: unknown; attempt?: unknown; maxAttempts?: unknown; delayMs?: unknown; success?: unknown };
 }
 

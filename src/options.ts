@@ -196,6 +196,8 @@ export const cliOnlyStartFields = {
   gemini: fields({
     geminiSettings: () => optional(record(v.unknown()), "Gemini settings.json keys for the run (e.g. general.maxAttempts, modelConfigs); the adapter's own keys win: telemetry, privacy, security, ide, tools and mcpServers (use the options for those)"),
   }),
+  // OpenCode's options are all shared ones.
+  opencode: fields({}),
   pi: fields({
     piProvider: () => optional(string(), 'Pi --provider'),
     piModels: () => optional(stringList(), 'Pi --models'),
@@ -208,7 +210,7 @@ export const cliOnlyStartFields = {
   }),
 };
 
-const adapterStartFields = { ...sharedAdapterStartFields, ...cliOnlyStartFields.claude, ...cliOnlyStartFields.codex, ...cliOnlyStartFields.copilot, ...cliOnlyStartFields.gemini, ...cliOnlyStartFields.pi };
+const adapterStartFields = { ...sharedAdapterStartFields, ...cliOnlyStartFields.claude, ...cliOnlyStartFields.codex, ...cliOnlyStartFields.copilot, ...cliOnlyStartFields.gemini, ...cliOnlyStartFields.opencode, ...cliOnlyStartFields.pi };
 
 /** Per-run options that depend on the CLI. */
 const adapterRunFields = fields({

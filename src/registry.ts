@@ -3,6 +3,7 @@ import { claudeAdapter } from './adapters/claude/index.js';
 import { codexAdapter } from './adapters/codex/index.js';
 import { copilotAdapter } from './adapters/copilot/index.js';
 import { geminiAdapter } from './adapters/gemini/index.js';
+import { opencodeAdapter } from './adapters/opencode/index.js';
 import { piAdapter } from './adapters/pi/index.js';
 import type { AdapterSpec } from './core/contract/adapter.js';
 import { InvalidOptionsError } from './errors.js';
@@ -14,6 +15,7 @@ export const builtInAdapters: { readonly [P in ProviderName]: AdapterSpec<P> } =
   copilot: copilotAdapter,
   pi: piAdapter,
   gemini: geminiAdapter,
+  opencode: opencodeAdapter,
 };
 
 export type CliRef<P extends string> = P | AdapterSpec<P>;

@@ -18,6 +18,7 @@ import { fakeApiOf, startFakeModel, type Script, type ScriptStep } from '../../s
 import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
 import { repoRoot, type CanaryOutcome, type LiveObservation } from './data.js';
 import { cacheRoot } from './install.js';
+import { OPENCODE_FAKE_REASONING_MODEL } from '../../src/testing/opencode-env.js';
 
 export type LiveScenarioName = 'two-turns' | 'interrupt' | 'tool-allowed' | 'tool-denied' | 'set-model' | 'steer' | 'model-error';
 
@@ -31,6 +32,8 @@ const otherModel: Record<ProviderName, { model: string; requested: string }> = {
   copilot: { model: 'other-model', requested: 'other-model' },
   pi: { model: `${PI_FAKE_PROVIDER}/${PI_FAKE_PLAIN_MODEL}`, requested: PI_FAKE_PLAIN_MODEL },
   gemini: { model: 'gemini-2.5-pro', requested: 'gemini-2.5-pro' },
+  // The model the fake config has besides its default (setModel is not wired: n/a).
+  opencode: { model: OPENCODE_FAKE_REASONING_MODEL, requested: 'fake-reasoning' },
 };
 
 interface ExpectedTurn {

@@ -4,11 +4,11 @@ import type { ProviderName, SessionTarget } from '../index.js';
 import { flagAliases, optionFlagConfig, optionFlags, optionsFromFlags } from './flags.js';
 import { closestName, UsageError } from './usage-error.js';
 
-export const PROVIDERS: readonly ProviderName[] = ['claude', 'codex', 'copilot', 'pi', 'gemini'];
+export const PROVIDERS: readonly ProviderName[] = ['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'];
 
 /** The command's own flags; every other flag is an SDK option (see flags.ts). */
 export const commandFlags = {
-  cli: { type: 'string', description: 'Which agent CLI runs the prompt: claude, codex, copilot or pi (required)' },
+  cli: { type: 'string', description: 'Which agent CLI runs the prompt: claude, codex, copilot, pi, gemini or opencode (required)' },
   json: { type: 'boolean', description: 'Print one JSON result on stdout instead of the answer text' },
   jsonl: { type: 'boolean', description: 'Print every event as a JSON line on stdout while it runs' },
   schema: { type: 'string', description: 'JSON Schema file: the answer must be JSON matching it (printed as JSON)' },

@@ -11,6 +11,7 @@ export { createCodexLiveTranslator } from '../adapters/codex/live-translate.js';
 export { createCopilotTranslator } from '../adapters/copilot/translate.js';
 export { createCopilotAcpTranslator } from '../adapters/copilot/acp-translate.js';
 export { createPiTranslator } from '../adapters/pi/translate.js';
+export { createOpencodeTranslator } from '../adapters/opencode/translate.js';
 export type { LiveTranslation, SessionTarget, TranslationSpec, Translator, TranslatorContext } from '../core/contract/adapter.js';
 export type * from '../events.js';
 export { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../errors.js';

@@ -5,6 +5,7 @@ import { claudeTranslation } from '../adapters/claude/translation.js';
 import { codexTranslation } from '../adapters/codex/translation.js';
 import { copilotTranslation } from '../adapters/copilot/translation.js';
 import { geminiTranslation } from '../adapters/gemini/translation.js';
+import { opencodeTranslation } from '../adapters/opencode/translation.js';
 import { piTranslation } from '../adapters/pi/translation.js';
 import type { TranslationSpec } from '../core/contract/adapter.js';
 import type { ProviderName } from '../events.js';
@@ -15,4 +16,5 @@ export const builtInTranslations: { readonly [P in ProviderName]: TranslationSpe
   copilot: copilotTranslation,
   pi: piTranslation,
   gemini: geminiTranslation,
+  opencode: opencodeTranslation,
 };

@@ -12,6 +12,7 @@ import { copilotTestEnv, copilotTokenVars } from './copilot-env.js';
 import { FAKE_GEMINI_MODEL, geminiForeignVars, geminiTestEnv, startFakeGemini } from './gemini.js';
 import { startFakeChat } from './openai-chat.js';
 import { codexFakeOpts, startFakeResponses } from './openai-responses.js';
+import { opencodeFakeOpts } from './opencode-env.js';
 import { createPiAgent } from './pi-env.js';
 import type { RecordedRequest, Script } from './script.js';
 import type { FakeServer } from './server.js';
@@ -25,6 +26,7 @@ export const fakeApiOf: { readonly [P in ProviderName]: FakeApi } = {
   copilot: 'openai-chat',
   pi: 'openai-chat',
   gemini: 'gemini',
+  opencode: 'openai-chat',
 };
 
 export interface FakeModelOptions {
@@ -40,7 +42,11 @@ export interface FakeModelOptions {
 }
 
 export interface FakeEnvOptions {
-  /** How often the CLI may retry a failed model call on its own (default: 1, or 0 where the CLI allows it). */
+  /**
+   * How often the CLI may retry a failed model call on its own (default: 1, or 0 where the CLI allows it).
+   * OpenCode has no setting: it retries 429/5xx five times (1.18.33), waiting what a step's
+   * `retryAfterMs` / `retryAfterSeconds` says, so a script that fails on purpose keeps them short.
+   */
   retries?: number;
   /**
    * How long the CLI itself waits on a silent model call before it gives up (claude: API_TIMEOUT_MS,
@@ -135,6 +141,8 @@ async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, op
       const agent = await createPiAgent({ serverUrl: server.url, retry, requestTimeoutMs: options.requestTimeoutMs });
       return { opts: agent.opts, cleanup: agent.cleanup };
     }
+    case 'opencode':
+      return { opts: await opencodeFakeOpts({ serverUrl: server.url, dir, requestTimeoutMs: options.requestTimeoutMs, strict }) };
   }
 }
 

@@ -32,7 +32,7 @@ describe('coderline doctor', () => {
     const json = await coderline(['doctor', '--json'], { env });
     expect(json.stdout).not.toContain(secret);
     const entries = JSON.parse(json.stdout) as DoctorEntry[];
-    expect(entries.map((entry) => entry.cli)).toEqual(['claude', 'codex', 'copilot', 'pi', 'gemini']);
+    expect(entries.map((entry) => entry.cli)).toEqual(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode']);
     expect(entries.find((entry) => entry.cli === 'copilot')).toMatchObject({ installed: true, version: '1.0.102', state: 'tested' });
     expect(entries.find((entry) => entry.cli === 'claude')?.authVariables).toEqual(['ANTHROPIC_API_KEY']);
   });

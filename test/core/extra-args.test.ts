@@ -46,6 +46,10 @@ const maximal: Record<ProviderName, SharedStartOpts[]> = {
     { model: 'm', addDirs: ['/a'], allowedTools: ['read_file'], permissionPolicy: { mode: 'plan', deny: ['glob'] }, sessionId: uuid, systemPrompt: 's', strictMcpConfig: true, extraEnv: { HOME: geminiHome } },
     { permissionPolicy: { mode: 'bypass' }, extraEnv: { HOME: geminiHome } },
   ],
+  opencode: [
+    { model: 'p/m', reasoningEffort: 'high', allowedTools: ['read'], permissionPolicy: { deny: ['bash'] }, isolation: 'strict' },
+    { permissionPolicy: { mode: 'bypass' } },
+  ],
 };
 
 async function emittedFlags(cli: ProviderName, opts: SharedStartOpts, session: SessionTarget): Promise<string[]> {
@@ -73,13 +77,14 @@ describe('extraArgs guard', () => {
   it.each(Object.keys(maximal) as ProviderName[])('%s: ownedFlags names every flag the invocation builder emits', async (cli) => {
     const emitted = new Set<string>();
     for (const opts of maximal[cli]) for (const session of sessions) for (const flag of await emittedFlags(cli, { ...opts, outputSchema: { type: 'object' }, streamPartialMessages: cli === 'claude', maxTurns: cli === 'claude' ? 2 : undefined } as SharedStartOpts, session)) emitted.add(flag);
-    // Gemini takes most options in its settings file, not as flags.
-    expect(emitted.size).toBeGreaterThan(cli === 'gemini' ? 6 : 8);
+    // Gemini takes most options in its settings file, OpenCode's `run` its permissions and tools from
+    // the environment: not flags.
+    expect(emitted.size).toBeGreaterThan(cli === 'gemini' || cli === 'opencode' ? 6 : 8);
     expect([...emitted].filter((flag) => !builtInAdapters[cli].ownedFlags?.includes(flag))).toEqual([]);
   });
 
   it.each(Object.keys(maximal) as ProviderName[])('%s: an owned flag in extraArgs is InvalidOptionsError before the CLI is looked for', async (cli) => {
-    const flag = cli === 'codex' ? '--json' : '--resume=abc';
+    const flag = cli === 'codex' ? '--json' : cli === 'opencode' ? '--session=abc' : '--resume=abc';
     const attempt = run(cli, 'hi', { executablePath: '/nonexistent/cli', extraArgs: ['--harmless', flag] });
     await expect(attempt).rejects.toBeInstanceOf(InvalidOptionsError);
     await expect(attempt).rejects.toMatchObject({ provider: cli, issues: [expect.stringContaining(flag.split('=')[0]!)] });
@@ -90,7 +95,7 @@ describe('extraArgs guard', () => {
   });
 
   it('fallbackModel is Claude only: FeatureNotSupportedError elsewhere', async () => {
-    for (const cli of ['codex', 'copilot', 'pi'] as const) {
+    for (const cli of ['codex', 'copilot', 'pi', 'opencode'] as const) {
       // @ts-expect-error: the compiler refuses it too; this checks what a JavaScript caller gets
       await expect(run(cli, 'hi', { executablePath: '/nonexistent/cli', fallbackModel: 'x' })).rejects.toBeInstanceOf(FeatureNotSupportedError);
     }

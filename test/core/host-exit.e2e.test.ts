@@ -24,6 +24,7 @@ const withTempEntry: Record<ProviderName, { env?: FakeEnvOptions; opts?: SharedS
   copilot: { opts: { permissionPolicy: { mode: 'bypass' } } }, // the usage file
   pi: { tool: true }, // the tool bridge's extension
   gemini: {}, // the run's own GEMINI_CLI_HOME
+  opencode: { env: { isolation: 'strict' } }, // the coder's state dir (its XDG dirs)
 };
 
 /**
@@ -41,7 +42,7 @@ function cliTree(hostPid: number): { cli: number; tree: number[] } {
 
 const coderlineEntries = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('coderline-'));
 
-describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s, when the host ends mid-run', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'opencode'] as const)('%s, when the host ends mid-run', (cli) => {
   it.each(['SIGKILL', 'SIGTERM', 'SIGINT'] as const)('%s: the CLI, its tool command and the temp entries are gone', async (signal) => {
     const adapter = builtInAdapters[cli];
     const work = mkdtempSync(join(tmpdir(), 'coderline-test-host-exit-'));

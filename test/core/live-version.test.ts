@@ -29,6 +29,7 @@ const versionOutput: Record<ProviderName, (version: string) => string> = {
   copilot: (version) => `GitHub Copilot CLI ${version}.`,
   pi: (version) => version,
   gemini: (version) => version,
+  opencode: (version) => version,
 };
 
 /** The release number just below `version`. */

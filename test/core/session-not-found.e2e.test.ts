@@ -11,6 +11,7 @@ import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import { geminiAdapter } from '../../src/adapters/gemini/index.js';
+import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import { createCoder, type ProviderName } from '../../src/index.js';
 import { fakeApiOf, startFakeModel } from '../../src/testing/index.js';
@@ -22,7 +23,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const adapters: Record<ProviderName, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter, gemini: geminiAdapter };
+const adapters: Record<ProviderName, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter, gemini: geminiAdapter, opencode: opencodeAdapter };
 /** An id of the shape each CLI makes, that no store here holds. */
 const missing = '01a22c6b-0000-7000-8000-000000000000';
 
@@ -67,13 +68,16 @@ describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('%s (real binary): 
   });
 });
 
-// Gemini has no live mode here (its ACP preset comes apart): the one-shot resume.
-describe('gemini (real binary): a session id the store lacks', () => {
-  it('resume fails with session_not_found naming the id, and the model is never asked', async () => {
-    const { fake, coder } = await coderFor('gemini');
+// One-shot resume (and fork where the CLI forks) on the two ACP-only live modes.
+describe.each(['gemini', 'opencode'] as const)('%s (real binary): a session id the store lacks', (cli) => {
+  it('resume (and fork) fail with session_not_found naming the id, and the model is never asked', async () => {
+    const { fake, coder } = await coderFor(cli);
     const resumed = await failure(() => coder.resume(missing).run('Continue.'));
-    expect(resumed).toMatchObject({ code: 'session_not_found' });
-    expect(resumed.message).toContain(missing);
+    const forked = adapters[cli].canFork ? await failure(async () => (await coder.resume(missing).fork()).run('Branch off.')) : resumed;
+    for (const outcome of [resumed, forked]) {
+      expect(outcome).toMatchObject({ code: 'session_not_found' });
+      expect(outcome.message).toContain(missing);
+    }
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -20,7 +20,7 @@ function transcriptOf(cli: ProviderName, path: string, secret?: string) {
   return tracker.conversation(secret === undefined ? undefined : (text) => text.replaceAll(secret, '[REDACTED]'));
 }
 
-const shellRuns: Record<Exclude<ProviderName, 'gemini'>, { path: string; name: string; answer: string }> = {
+const shellRuns: Record<Exclude<ProviderName, 'gemini' | 'opencode'>, { path: string; name: string; answer: string }> = {
   claude: { path: '2.1.332/tool_bash.jsonl', name: 'Bash', answer: 'The command printed coderline-tool-ran.' },
   codex: { path: '0.171.0/shell-workspace-write.jsonl', name: 'command_execution', answer: 'Ran it.' },
   copilot: { path: '1.0.102/bash-tool.jsonl', name: 'bash', answer: 'The command printed hi.' },

@@ -15,6 +15,7 @@ export const callSteps: Record<ProviderName, (server: string, input: unknown) =>
   copilot: (server, input) => [{ toolCalls: [{ name: `${server}-write_marker`, input }] }],
   pi: (server, input) => [{ toolCalls: [{ name: `mcp__${server}__write_marker`, input }] }],
   gemini: (server, input) => [{ toolCalls: [{ name: `mcp_${server}_write_marker`, input }] }],
+  opencode: (server, input) => [{ toolCalls: [{ name: `${server}_write_marker`, input }] }],
 };
 
 /** The lines the fixture's tool appended to `file` (none when it never ran). */

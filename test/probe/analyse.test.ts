@@ -48,6 +48,11 @@ const recordings: Record<ProviderName, Record<CanaryName, Recording>> = {
     tool: { file: 'shell-tool', finalText: 'The command printed hi.', marker: 'hi', opts: { permissionPolicy: { mode: 'bypass' } } },
     auth_error: { file: 'auth-401' },
   },
+  opencode: {
+    text: { file: 'text', finalText: 'Hello from the fake model.' },
+    tool: { file: 'tool-bash', finalText: 'The command printed coderline-tool-ran.', marker: 'coderline-tool-ran' },
+    auth_error: { file: 'error-401' },
+  },
 };
 
 const clis = Object.keys(recordings) as ProviderName[];
@@ -112,6 +117,7 @@ describe('drift analysis of recorded runs', () => {
     ['codex', 'tool', 'turn.completed', 'turn.finished', 'done event (the final record)'],
     ['copilot', 'tool', 'tool.execution_complete', 'tool.execution_finished', 'tool_result with the id of tool_use "call_1"'],
     ['pi', 'text', 'session', 'session_header', 'init event'],
+    ['opencode', 'text', 'step_finish', 'step_end', 'done event (the final record)'],
   ] as const)('%s %s with "%s" renamed "%s": the record type is named, and what went missing', (cli, canary, from, to, missing) => {
     const report = analyse(cli, canary, doctor(recordedLines(cli, canary), renameType(from, to)));
     expect(report.drift).toBe(true);
@@ -128,6 +134,7 @@ describe('drift analysis of recorded runs', () => {
     ['codex', dropKey('thread_id', 'thread.started')],
     ['copilot', dropKey('sessionId', 'result')],
     ['pi', dropKey('id', 'session')],
+    ['opencode', dropKey('sessionID')],
   ] as const)('%s text without its session id: the missing field is named', (cli, drop) => {
     const report = analyse(cli, 'text', doctor(recordedLines(cli, 'text'), drop));
     expect(report.drift).toBe(true);

@@ -11,8 +11,8 @@ const pinnedPath = pathWithNode22(`${join(repoRoot, 'node_modules', '.bin')}:${p
 const env = { ...process.env, PATH: pinnedPath };
 
 describe('coderline doctor --probe', () => {
-  // Five CLIs' canaries one after another: minutes on a loaded machine.
-  it('reports no drift for any of the five pinned CLIs, and exits 0', async () => {
+  // Six CLIs' canaries one after another: minutes on a loaded machine.
+  it('reports no drift for any of the six pinned CLIs, and exits 0', async () => {
     const result = await coderline(['doctor', '--probe', '--json'], { env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -23,6 +23,7 @@ describe('coderline doctor --probe', () => {
       ['copilot', 'tested', true, false],
       ['pi', 'tested', true, false],
       ['gemini', 'tested', true, false],
+      ['opencode', 'tested', true, false],
     ]);
     for (const entry of entries) {
       expect(entry.canaries.map((canary) => [canary.canary, canary.status, canary.errorCode])).toEqual([

@@ -54,7 +54,7 @@ describe('coderline/replay in a browser', () => {
 
   it("replays every pinned fixture in headless Chromium to the bytes Node's replay gives", async () => {
     expect(cases.filter((testCase) => testCase.live).length).toBeGreaterThan(10);
-    expect(new Set(cases.map((testCase) => testCase.cli))).toEqual(new Set(['claude', 'codex', 'copilot', 'pi']));
+    expect(new Set(cases.map((testCase) => testCase.cli))).toEqual(new Set(['claude', 'codex', 'copilot', 'pi', 'opencode']));
     const bundle = await browserBundle();
     // Inside <script>, "<" is written \u003c so no fixture text can close the element.
     const json = JSON.stringify(cases).replace(/</g, '\\u003c');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { OneShotOpts } from '../../src/options.js';
 import type * as Replay from '../../src/replay/index.js';
 
-export const pinned = { claude: '2.1.332', codex: '0.171.0', copilot: '1.0.102', pi: '1.6.0' } as const;
+export const pinned = { claude: '2.1.332', codex: '0.171.0', copilot: '1.0.102', pi: '1.6.0', opencode: '1.18.33' } as const;
 type Cli = keyof typeof pinned;
 
 export type ReplayCase =

@@ -13,6 +13,7 @@ import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { copilotAdapter } from '../../src/adapters/copilot/index.js';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import { geminiAdapter } from '../../src/adapters/gemini/index.js';
+import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import { runOnce } from '../../src/core/session/run-once.js';
 import { createCoder, InvalidOptionsError, type ProviderName, type SharedStartOpts } from '../../src/index.js';
@@ -45,7 +46,7 @@ function loggingExecutable(cli: ProviderName, log: string): string {
 
 const starts = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
 
-const adapters: Record<ProviderName, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter, gemini: geminiAdapter };
+const adapters: Record<ProviderName, AdapterSpec> = { claude: claudeAdapter, codex: codexAdapter, copilot: copilotAdapter, pi: piAdapter, gemini: geminiAdapter, opencode: opencodeAdapter };
 
 /** Flags each CLI has that an attacker would want an id to become. */
 const attackerIds: Record<ProviderName, string[]> = {
@@ -54,6 +55,7 @@ const attackerIds: Record<ProviderName, string[]> = {
   copilot: ['--allow-all', '--continue', '--resume'],
   pi: ['--no-session', '--continue', '--session-dir=/tmp'],
   gemini: ['--yolo', '--approval-mode=yolo', '--resume'],
+  opencode: ['--auto', '--continue', '--fork'],
 };
 
 async function setup(cli: ProviderName): Promise<{ fake: FakeModel; opts: SharedStartOpts; log: string; cwd: string }> {
@@ -65,7 +67,7 @@ async function setup(cli: ProviderName): Promise<{ fake: FakeModel; opts: Shared
   return { fake, opts, log, cwd };
 }
 
-describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini'] as const)('%s (real binary): session ids', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('%s (real binary): session ids', (cli) => {
   it('an id that is a flag is InvalidOptionsError and starts nothing; the id the CLI made resumes', async () => {
     const { fake, opts, log } = await setup(cli);
     const coder = createCoder(adapters[cli], opts);
@@ -133,6 +135,8 @@ describe('values that look like flags reach the real binaries as values', () => 
     copilot: '--allow-all',
     pi: '--no-tools',
     gemini: '--yolo',
+    // A model OpenCode's config lacks never reaches the model API: test/opencode/argv.test.ts shows the value stays one.
+    opencode: 'fake/--auto',
   };
 
   it.each(['claude', 'codex', 'copilot', 'pi', 'gemini'] as const)('%s: model "--…" is the model the request names', async (cli) => {

@@ -30,7 +30,7 @@ const policy: CanUseTool = ({ tool }) => {
 };
 
 /** Each CLI's own calls of a read of `file` and of a shell command. */
-const calls: Record<Exclude<ProviderName, 'gemini'>, { read(file: string): ScriptStep; shell(command: string): ScriptStep; readKind: ToolKind; readAsked: boolean }> = {
+const calls: Record<Exclude<ProviderName, 'gemini' | 'opencode'>, { read(file: string): ScriptStep; shell(command: string): ScriptStep; readKind: ToolKind; readAsked: boolean }> = {
   claude: {
     read: (file) => ({ toolCalls: [{ name: 'Read', input: { file_path: file }, id: 'call_read' }] }),
     shell: (command) => ({ toolCalls: [{ name: 'Bash', input: { command, description: 'touch it' }, id: 'call_shell' }] }),

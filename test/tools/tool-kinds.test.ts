@@ -17,6 +17,8 @@ const expectedKinds: Record<ReplayCase['cli'], Record<string, ToolKind>> = {
   // Prompt mode names the tool; ACP (live) only its kind.
   copilot: { bash: 'shell', view: 'read', create: 'write', edit: 'edit', grep: 'search', glob: 'search', task: 'task', no_such_tool: 'other', execute: 'shell', sql: 'other', other: 'other' },
   pi: { bash: 'shell', read: 'read', write: 'write', edit: 'edit', grep: 'search', find: 'search', ls: 'list', no_such_tool: 'other' },
+  // One-shot names the tool; ACP (live) only its kind. `invalid` is OpenCode's own name for a call it could not parse.
+  opencode: { bash: 'shell', read: 'read', write: 'write', edit: 'edit', grep: 'search', glob: 'search', webfetch: 'fetch', task: 'task', todowrite: 'plan', invalid: 'other', execute: 'shell' },
 };
 
 function eventsOf(testCase: ReplayCase): CoderStreamEvent[] {

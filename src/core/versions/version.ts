@@ -55,6 +55,8 @@ async function probe(adapter: AdapterSpec, executable: string, env: Record<strin
   if (version !== undefined) return { version };
   // A CLI that dies before it can answer (pi 1.x on a Node it refuses) says why the way a run would.
   const explained = adapter.explainExit?.({ exitCode: result.exitCode, signal: result.signal, stderrTail: result.output });
+  // A package whose binary for this machine is missing (a stand-in that only says so): no run can start.
+  if (explained?.code === 'platform_not_supported') throw new CoderError('platform_not_supported', `${adapter.name}: ${explained.message}`, { provider: adapter.name });
   return explained?.code === 'version_unsupported' ? { version, why: explained.message } : { version };
 }
 
