@@ -2,6 +2,7 @@
 // withdrew the question, the turn was interrupted, the session closed) and a deadline; one that
 // throws or does not answer in time denies (fail closed) and is reported as a non-fatal error.
 import type { ToolFacts, TranslatedEvent } from './events.js';
+import { answerWithin } from './schema/host-answer.js';
 
 export interface PermissionRequest {
   /** The tool as the CLI names it (e.g. `Bash`). */
@@ -57,17 +58,10 @@ export async function askPermission(canUseTool: CanUseTool, request: PermissionR
     ...(request.tool ? { tool: request.tool } : {}),
   };
   options.emit({ ...base, phase: 'request' });
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
-  const signal = AbortSignal.any([options.signal, deadline.signal]);
   let decision: PermissionDecision;
   try {
-    const answer = await new Promise<unknown>((resolve, reject) => {
-      signal.addEventListener('abort', () => reject(new Error(deadline.signal.aborted ? `canUseTool did not answer within ${options.timeoutMs} ms` : 'the question was withdrawn')), { once: true });
-      Promise.resolve()
-        .then(() => canUseTool({ ...request, input: { ...request.input }, ...(request.tool ? { tool: { ...request.tool } } : {}) }, { signal }))
-        .then(resolve, reject);
-    });
+    const copy = { ...request, input: { ...request.input }, ...(request.tool ? { tool: { ...request.tool } } : {}) };
+    const answer = await answerWithin('canUseTool', (signal) => canUseTool(copy, { signal }), options.timeoutMs, options.signal);
     if (!isDecision(answer)) throw new Error(`canUseTool returned ${JSON.stringify(answer)}; expected { behavior: 'allow' | 'deny' }`);
     const refused = options.refuses?.(answer);
     if (refused !== undefined) throw new Error(refused);
@@ -78,8 +72,6 @@ export async function askPermission(canUseTool: CanUseTool, request: PermissionR
       options.emit({ type: 'error', code: 'invalid_options', fatal: false, message: `canUseTool failed for ${request.toolName}, so the tool use was denied: ${why}`, raw: options.raw });
     }
     decision = { behavior: 'deny', message: `The host denied this tool use (${why}).` };
-  } finally {
-    clearTimeout(timer);
   }
   options.emit({
     ...base,

@@ -4,6 +4,7 @@
 // "no answer", reported as a non-fatal error event. Each question and answer is a `user_input` event.
 import type { TranslatedEvent } from './events.js';
 import { isJsonObject } from './schema/json.js';
+import { answerWithin } from './schema/host-answer.js';
 
 export interface UserInputQuestion {
   /** The key of this question's answer in `answers` (for Claude's AskUserQuestion: the question's text, which the CLI keys by). */
@@ -64,20 +65,9 @@ export async function askUserInput(onUserInput: OnUserInput, request: UserInputR
     ...(request.toolUseId ? { toolUseId: request.toolUseId } : {}),
   };
   options.emit({ ...base, phase: 'request' });
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
-  const signal = AbortSignal.any([options.signal, deadline.signal]);
   let reply: UserInputReply;
   try {
-    const answer = await new Promise<unknown>((resolve, reject) => {
-      const withdrawn = () => reject(new Error(deadline.signal.aborted ? `onUserInput did not answer within ${options.timeoutMs} ms` : 'the question was withdrawn'));
-      // A question asked after its call ended (a handler's late ctx.elicit()) is moot at once.
-      if (signal.aborted) return withdrawn();
-      signal.addEventListener('abort', withdrawn, { once: true });
-      Promise.resolve()
-        .then(() => onUserInput(structuredClone(request), { signal }))
-        .then(resolve, reject);
-    });
+    const answer = await answerWithin('onUserInput', (signal) => onUserInput(structuredClone(request), { signal }), options.timeoutMs, options.signal);
     if (!isAnswer(answer)) throw new Error(`onUserInput returned ${JSON.stringify(answer)}; expected { answers } or { decline: true }`);
     reply = 'answers' in answer ? { answers: { ...answer.answers } } : { decline: true };
   } catch (error) {
@@ -86,8 +76,6 @@ export async function askUserInput(onUserInput: OnUserInput, request: UserInputR
       options.emit({ type: 'error', code: 'invalid_options', fatal: false, message: `onUserInput failed, so the agent was told nobody answered: ${why}`, raw: options.raw });
     }
     reply = { noAnswer: why };
-  } finally {
-    clearTimeout(timer);
   }
   options.emit({ ...base, phase: 'answer', ...('answers' in reply ? { answers: reply.answers } : 'decline' in reply ? { decline: true } : {}) });
   return reply;

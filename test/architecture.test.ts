@@ -19,7 +19,7 @@ export const layers: ReadonlyArray<readonly [part: string, prefix: string, mayIm
   ['events', 'src/events.ts', ['errors']],
   ['schema', 'src/schema/', ['errors']],
   ['result', 'src/result.ts', ['errors', 'events']],
-  ['permission', 'src/permission.ts', ['events']],
+  ['permission', 'src/permission.ts', ['events', 'schema']],
   ['user-input', 'src/user-input.ts', ['events', 'schema']],
   ['tool', 'src/tool.ts', ['errors', 'schema']],
   ['options', 'src/options.ts', ['errors', 'events', 'schema', 'permission', 'user-input', 'tool']],
