@@ -141,7 +141,10 @@ describe('copilot argv', () => {
     const check = (opts: ResolvedOpts, session: SessionTarget = { kind: 'new' }) => () => copilotAdapter.validate!(opts, session);
     expect(check({ copilotMode: 'autopilot', permissionPolicy: { mode: 'plan' } })).toThrow(CoderError);
     // A session started with a chosen id resumes it on its next turn.
-    expect(check({ sessionId: 'x' }, { kind: 'resume', sessionId: 'x' })).not.toThrow();
+    const chosen = '0cb916db-26aa-40f2-86b5-1ba81b225fd2';
+    expect(check({ sessionId: chosen }, { kind: 'resume', sessionId: chosen })).not.toThrow();
+    // Copilot reads a part of an id as a prefix or a name: only a whole one is resumed.
+    expect(check({}, { kind: 'resume', sessionId: 'x' })).toThrow(/not a whole copilot session id/);
     expect(copilotAdapter.explainExit!({ exitCode: 1, signal: undefined, stderrTail: "Error: No session or task matched 'x'." })).toMatchObject({ code: 'session_not_found' });
     expect(check({ copilotMode: 'plan', permissionPolicy: { mode: 'plan' } })).not.toThrow();
     expect(check({ sessionId: 'my-name' })).toThrow(/UUID/);

@@ -270,7 +270,8 @@ async function executeRun(request: ExecuteRequest, observation: RunObservation |
     await reportUsageFromExit(invocation);
     if (callbackError !== undefined) throw callbackError;
     if (lastUsageTotal) memory.usageTotal = lastUsageTotal;
-    const outcome = await validateOutcome(adapter.name, opts, decideOutcome(adapter, opts, tracker, end));
+    const resumed = request.session.kind === 'resume' || request.session.kind === 'fork' ? request.session.sessionId : undefined;
+    const outcome = await validateOutcome(adapter.name, opts, decideOutcome(adapter, opts, tracker, end, resumed));
     return result({ ...outcome, exitCode: end.exitCode, signal: end.signal, pid: end.pid, cliVersion: version });
   } finally {
     await toolBridge?.close();

@@ -28,7 +28,8 @@ export function failedExit(end: Pick<ProcessEnd, 'exitCode' | 'signal'> & Partia
   return (end.exitCode !== undefined && end.exitCode !== 0) || end.signal !== undefined;
 }
 
-export function decideOutcome(adapter: AdapterSpec, opts: ResolvedOpts, tracker: RunTracker, end: ProcessEnd): Outcome {
+/** `resumed`: the id the run resumed or forked, which a session_not_found error names where the CLI's words do not. */
+export function decideOutcome(adapter: AdapterSpec, opts: ResolvedOpts, tracker: RunTracker, end: ProcessEnd, resumed?: string): Outcome {
   const provider = adapter.name;
   const fail = (error: CoderError, status: RunStatus = 'error'): Outcome => ({ status, error, output: undefined });
 
@@ -38,7 +39,8 @@ export function decideOutcome(adapter: AdapterSpec, opts: ResolvedOpts, tracker:
   const fatal = tracker.fatalError;
   if (failedExit(end)) {
     const explained = fatal ? undefined : adapter.explainExit?.(end);
-    const reason = fatal ?? explained;
+    const said = fatal ?? explained;
+    const reason = said?.code === 'session_not_found' && resumed !== undefined && !said.message.includes(resumed) ? { ...said, message: `${said.message} (session "${resumed}")` } : said;
     return fail(
       new CliExitError(provider, {
         exitCode: end.exitCode,
