@@ -37,4 +37,11 @@ describe('StderrTail', () => {
     const bytes = Buffer.from('héllo 🌍\n', 'utf8');
     expect(tailOf([...bytes].map((byte) => Buffer.from([byte])))).toBe('héllo 🌍');
   });
+
+  it('keeps no terminal escape or control character: an error message must not drive its reader\'s terminal', () => {
+    // OpenCode colours its errors off a terminal; a command the agent ran can print anything, e.g. an OSC 52
+    // clipboard write or a cursor move that hides the line before it.
+    const written = '\x1b[91m\x1b[1mError: \x1b[0mSession not found\r\n\x1b]52;c;ZWNobyBwd25lZA==\x07tail\x1b[2K\x1b[1Aend\u0007\tok\n';
+    expect(tailOf([written])).toBe('Error: Session not found\ntailend\tok');
+  });
 });

@@ -4,6 +4,12 @@
 
 const WINDOW_BYTES = 32 * 1024;
 const MAX_LINE_CHARS = 2_000;
+/**
+ * Terminal escapes (colours, cursor moves, OSC titles and clipboard writes) and other control characters
+ * but tab: an error message is printed to a terminal by its reader, and what the CLI (or a command the
+ * agent ran) wrote to stderr must not drive that terminal. OpenCode colours its errors even off a terminal.
+ */
+const CONTROLS = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|[\x00-\x08\x0b-\x1f\x7f]/g;
 
 export class StderrTail {
   private readonly ring = Buffer.alloc(WINDOW_BYTES);
@@ -22,7 +28,7 @@ export class StderrTail {
     this.seen += chunk.length;
   }
 
-  /** The last `maxLines` lines, oldest first; a line longer than 2,000 characters is cut. */
+  /** The last `maxLines` lines, oldest first, without control characters; a line longer than 2,000 characters is cut. */
   toString(): string {
     const cut = this.seen > WINDOW_BYTES;
     const bytes = cut ? Buffer.concat([this.ring.subarray(this.position), this.ring.subarray(0, this.position)]) : this.ring.subarray(0, this.seen);
@@ -35,7 +41,7 @@ export class StderrTail {
     }
     return lines
       .slice(-this.maxLines)
-      .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
+      .map((line) => line.replace(CONTROLS, ''))
       .map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line))
       .join('\n');
   }
