@@ -9,7 +9,7 @@ import { gatedRun } from '../../core/options/gated-run.js';
 import { promptWithOutputSchema } from '../../core/options/schema-prompt.js';
 import { CoderError, FeatureNotSupportedError, InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
-import { isUuid } from '../../schema/ids.js';
+import { isUuid, notWholeSessionId } from '../../schema/ids.js';
 import { prepareRunHome, storeDirOf } from './home.js';
 import { geminiSessionFile } from './store.js';
 import { bridgedServerNames, geminiSettings } from './settings.js';
@@ -28,7 +28,8 @@ export function validateGeminiOptions(opts: ResolvedOpts, session: SessionTarget
   if (opts.sessionId && session.kind === 'new' && !isUuid(opts.sessionId)) issues.push(`sessionId "${opts.sessionId}" must be a UUID for Gemini`);
   // --resume also takes `latest` and an index (1 = the oldest session): an id "1" would continue
   // whichever session came first. Gemini's ids are UUIDs.
-  if (session.kind === 'resume' && !isUuid(session.sessionId)) issues.push(`the session to resume, "${session.sessionId}", is not a Gemini session id (a UUID)`);
+  const notWhole = notWholeSessionId(session, 'gemini');
+  if (notWhole) issues.push(notWhole);
   for (const rule of [...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])]) {
     if (!allowRule.test(rule)) issues.push(`allow rule "${rule}": use a tool name, or name(command prefix) for run_shell_command`);
   }
