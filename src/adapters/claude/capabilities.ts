@@ -1,9 +1,9 @@
 // What Claude Code supports, as data (checked on 2.1.332; flags also present in 2.1.197).
 // Anything not listed fails fast with FeatureNotSupportedError.
-import type { CapabilityTable, FeatureSupport } from '../../core/contract/adapter.js';
+import type { CapabilityTable } from '../../core/contract/adapter.js';
 import type { FeatureName } from '../../options.js';
+import { native } from '../../core/contract/adapter.js';
 
-const native = (how: string): FeatureSupport => ({ level: 'native', how });
 
 export const claudeCapabilities: CapabilityTable = {
   model: native('--model'),

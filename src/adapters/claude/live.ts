@@ -15,8 +15,8 @@ import { claudeStoreHas } from './store.js';
 import { claudeUserInput } from './user-input.js';
 import { claudeLiveTranslation } from './translation.js';
 import { claudeLiveMinVersion } from './versions.js';
+import { native } from '../../core/contract/adapter.js';
 
-const native = (how: string) => ({ level: 'native' as const, how });
 
 /**
  * Every mode goes to the CLI as it is. With canUseTool the ones that run tools unasked are refused:

@@ -20,8 +20,8 @@ import { codexItemToolCatalog } from './tool-facts.js';
 import { codexLiveTranslation } from './translation.js';
 import { withAskedToolFacts } from '../../core/translate/tool-facts.js';
 import { codexLiveMinVersion } from './versions.js';
+import { native } from '../../core/contract/adapter.js';
 
-const native = (how: string) => ({ level: 'native' as const, how });
 
 /** The sandbox of the thread, as `sandboxFlags` chooses it for `codex exec`. */
 function sandboxMode(opts: ResolvedOpts): string {

@@ -10,8 +10,8 @@ import type { PermissionModeMapping } from '../../core/options/permission-mode.j
 import { copilotAcpTranslation } from './acp-translate.js';
 import { copilotOptions } from './argv.js';
 import { copilotLiveMinVersion } from './versions.js';
+import { native } from '../../core/contract/adapter.js';
 
-const native = (how: string) => ({ level: 'native' as const, how });
 
 /** ACP session modes are URLs; Copilot 1.0.102 offers agent, plan and autopilot. */
 const sessionMode = (name: string) => `https://agentclientprotocol.com/protocol/session-modes#${name}`;

@@ -9,8 +9,8 @@ import { FeatureNotSupportedError } from '../../errors.js';
 import { geminiAcpTranslation } from './acp-translate.js';
 import { baseArgs, buildGeminiInvocation } from './argv.js';
 import { geminiLiveMinVersion } from './versions.js';
+import { native } from '../../core/contract/adapter.js';
 
-const native = (how: string) => ({ level: 'native' as const, how });
 
 export const geminiLive: LiveSpec = acpLiveSpec({
   translation: geminiAcpTranslation,

@@ -12,8 +12,8 @@ import { bridgedServers } from '../../core/tools/mcp-servers.js';
 import { opencodeAcpTranslation } from './acp-translate.js';
 import { opencodeEnv } from './argv.js';
 import { opencodeLiveMinVersion } from './versions.js';
+import { native } from '../../core/contract/adapter.js';
 
-const native = (how: string) => ({ level: 'native' as const, how });
 
 export const opencodeLive: LiveSpec = acpLiveSpec({
   translation: opencodeAcpTranslation,

@@ -14,8 +14,8 @@ import { piToolCatalog } from './tool-facts.js';
 import { piLiveTranslation } from './translation.js';
 import { withAskedToolFacts } from '../../core/translate/tool-facts.js';
 import { piLiveMinVersion } from './versions.js';
+import { native } from '../../core/contract/adapter.js';
 
-const native = (how: string) => ({ level: 'native' as const, how });
 
 /** The title of the extension's question: how the host tells it from other extensions' dialogs. */
 const QUESTION_TITLE = 'coderline:canUseTool';

@@ -10,10 +10,10 @@ import type { AcpTranslationSpec } from './dialect.js';
 import { acpLiveSpec } from './live-spec.js';
 import { acpToolCatalogWith } from './tool-facts.js';
 import { createAcpTranslator } from './translate.js';
+import { native } from '../contract/adapter.js';
 
 export type { AcpAgentOptions };
 
-const native = (how: string) => ({ level: 'native' as const, how });
 
 /** No version range applies to an agent the SDK does not know: it is never asked `--version`. */
 const UNKNOWN_VERSIONS = { min: '0.0.0', testedMax: '0.0.0' };

@@ -27,6 +27,9 @@ export interface FeatureSupport {
   since?: string;
 }
 
+/** A feature the CLI has natively, told this way. */
+export const native = (how: string): FeatureSupport => ({ level: 'native', how });
+
 /** The events whose meaning is the same on every CLI but that not every CLI prints. */
 export type MeaningEventType = 'plan' | 'subagent' | 'compaction';
 
