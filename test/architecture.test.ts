@@ -30,7 +30,7 @@ export const layers: ReadonlyArray<readonly [part: string, prefix: string, mayIm
   ['core/process', 'src/core/process/', ['errors', 'events', 'options', 'core/contract', 'core/secrets']],
   ['core/translate', 'src/core/translate/', ['errors', 'events', 'options', 'schema', 'core/contract']],
   ['core/tools', 'src/core/tools/', ['errors', 'events', 'options', 'permission', 'user-input', 'schema', 'tool', 'core/contract', 'core/process', 'core/secrets']],
-  ['core/versions', 'src/core/versions/', ['errors', 'core/contract', 'core/process']],
+  ['core/versions', 'src/core/versions/', ['errors', 'schema', 'core/contract', 'core/process']],
   ['core/stream', 'src/core/stream/', ['errors', 'events', 'options', 'result', 'schema', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate']],
   ['core/protocols', 'src/core/protocols/', ['errors', 'schema', 'core/contract', 'core/secrets', 'core/process', 'core/stream']],
   ['core/run', 'src/core/run/', ['errors', 'events', 'options', 'result', 'permission', 'user-input', 'schema', 'core/options', 'core/contract', 'core/secrets', 'core/process', 'core/translate', 'core/tools', 'core/versions', 'core/stream']],

@@ -2,8 +2,6 @@
 import type { ExitInfo } from '../../core/contract/adapter.js';
 import type { ErrorCode } from '../../errors.js';
 
-const ANSI = /\x1b\[[0-9;]*m/g;
-
 const KNOWN: Array<[RegExp, ErrorCode]> = [
   [/^Error: Session not found/i, 'session_not_found'],
   // The placeholder the registry package ships until its postinstall links the platform binary.
@@ -15,8 +13,8 @@ const KNOWN: Array<[RegExp, ErrorCode]> = [
 ];
 
 export function explainOpencodeExit({ stderrTail }: ExitInfo): { code: ErrorCode; message: string } | undefined {
-  // OpenCode colours its error lines (`\x1b[91m\x1b[1mError: \x1b[0mSession not found`) even off a terminal.
-  for (const line of stderrTail.replace(ANSI, '').split('\n')) {
+  // OpenCode colours its error lines even off a terminal; the core hands the tail over without the escapes.
+  for (const line of stderrTail.split('\n')) {
     const hit = KNOWN.find(([pattern]) => pattern.test(line.trim()));
     if (hit) return { code: hit[1], message: line.trim() };
   }

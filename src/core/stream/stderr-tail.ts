@@ -1,15 +1,10 @@
 // The last lines of a CLI's stderr, for error messages. It keeps the last bytes, not line strings: a
 // line string cut from a decoded chunk keeps that whole chunk alive, and under a stderr flood of
 // millions of lines those survivors made V8 double its young generation (docs/performance.md, fix 13).
+import { withoutControls } from '../../schema/terminal-text.js';
 
 const WINDOW_BYTES = 32 * 1024;
 const MAX_LINE_CHARS = 2_000;
-/**
- * Terminal escapes (colours, cursor moves, OSC titles and clipboard writes) and other control characters
- * but tab: an error message is printed to a terminal by its reader, and what the CLI (or a command the
- * agent ran) wrote to stderr must not drive that terminal. OpenCode colours its errors even off a terminal.
- */
-const CONTROLS = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|[\x00-\x08\x0b-\x1f\x7f]/g;
 
 export class StderrTail {
   private readonly ring = Buffer.alloc(WINDOW_BYTES);
@@ -41,7 +36,7 @@ export class StderrTail {
     }
     return lines
       .slice(-this.maxLines)
-      .map((line) => line.replace(CONTROLS, ''))
+      .map(withoutControls)
       .map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line))
       .join('\n');
   }

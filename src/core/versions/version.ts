@@ -4,6 +4,7 @@ import { CliVersionError, CoderError } from '../../errors.js';
 import type { AdapterSpec } from '../contract/adapter.js';
 import { runToEnd, startError } from '../process/spawn.js';
 import { binaryIdentity, cachedVersion, isCacheable, rememberVersion } from './version-cache.js';
+import { withoutControls } from '../../schema/terminal-text.js';
 
 /** What `--version` told: the version, or when none could be read, why, where the adapter can tell. */
 interface ProbeAnswer {
@@ -54,7 +55,7 @@ async function probe(adapter: AdapterSpec, executable: string, env: Record<strin
   const version = adapter.parseVersion(result.output);
   if (version !== undefined) return { version };
   // A CLI that dies before it can answer (pi 1.x on a Node it refuses) says why the way a run would.
-  const explained = adapter.explainExit?.({ exitCode: result.exitCode, signal: result.signal, stderrTail: result.output });
+  const explained = adapter.explainExit?.({ exitCode: result.exitCode, signal: result.signal, stderrTail: withoutControls(result.output) });
   // A package whose binary for this machine is missing (a stand-in that only says so): no run can start.
   if (explained?.code === 'platform_not_supported') throw new CoderError('platform_not_supported', `${adapter.name}: ${explained.message}`, { provider: adapter.name });
   return explained?.code === 'version_unsupported' ? { version, why: explained.message } : { version };
