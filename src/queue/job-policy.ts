@@ -5,8 +5,12 @@ import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { JobData } from './protocol.js';
 
-/** Options a job may not set at all unless the worker allows them by name (createWorker({ allowOptions })). */
-const workerOnlyOptions = ['executablePath', 'extraArgs', 'extraEnv', 'unsetEnv', 'inheritEnv', 'codexConfig', 'copilotAdditionalMcpConfig', 'codexDangerouslyBypassApprovalsAndSandbox'] as const;
+/**
+ * Options a job may not set at all unless the worker allows them by name (createWorker({ allowOptions })).
+ * The CLIs' config channels among them: a Codex `-c` key or a Gemini settings key (`hooks`, a tool
+ * discovery command) can name a command the CLI runs on the worker.
+ */
+const workerOnlyOptions = ['executablePath', 'extraArgs', 'extraEnv', 'unsetEnv', 'inheritEnv', 'codexConfig', 'geminiSettings', 'copilotAdditionalMcpConfig', 'codexDangerouslyBypassApprovalsAndSandbox'] as const;
 
 /** Values a job may not give an option (a bypass of the permission gate or the sandbox, isolation off) unless it is allowed by name. */
 const refusedValues: Readonly<Record<string, { values: readonly unknown[]; why: string }>> = {

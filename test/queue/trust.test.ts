@@ -53,6 +53,8 @@ describe('a job cannot choose what runs on the worker, or where (issue 29, findi
     ['inheritEnv', { inheritEnv: 'all' }],
     ['mcpServers', { mcpServers: { evil: { command: 'sh', args: ['-c', 'touch /tmp/pwned'] } } }],
     ['codexConfig', { codexConfig: { model_provider: 'evil' } }],
+    // A Gemini settings key that names a command the CLI runs before each tool call, on the worker.
+    ['geminiSettings', { geminiSettings: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'touch /tmp/pwned' }] }] } } }],
     ['copilotAdditionalMcpConfig', { copilotAdditionalMcpConfig: '{"mcpServers":{}}' }],
     ['codexDangerouslyBypassApprovalsAndSandbox', { codexDangerouslyBypassApprovalsAndSandbox: true }],
     ['permissionMode', { permissionMode: 'bypassPermissions' }],
