@@ -6,7 +6,8 @@
 // rewritten (then adapters.md, by the npm script, in a fresh process that loads the new versions.ts).
 // Then the live-session canaries (scripts/compat/live.ts) run on the same binary, into compat/live/.
 // `npm run compat -- --docs` only rewrites those from the results; `--live` runs the live canaries only,
-// `--live=steer,set-model` only those (the others keep their results).
+// `--live=steer,set-model` only those (the others keep their results); `--canaries=plan,subagent` only
+// those one-shot canaries (the others, and the live ones, keep their results and recordings).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,7 +43,7 @@ function findingsOf(report: CanaryReport): string[] {
 function saveRun(dir: string, run: CanaryRun): void {
   const name = run.report.canary;
   writeFileSync(join(dir, `${name}.jsonl`), run.lines.map((line) => `${line}\n`).join(''));
-  const meta: CompatMeta = { canary: name, cliVersion: run.cliVersion ?? null, exit: run.exit, earlierSessionId: run.earlierSessionId ?? null, analysed: run.analysed, report: run.report };
+  const meta: CompatMeta = { canary: name, cliVersion: run.cliVersion ?? null, exit: run.exit, earlierSessionId: run.earlierSessionId ?? null, ...(run.refused ? { refused: run.refused } : {}), analysed: run.analysed, report: run.report };
   writeFileSync(join(dir, `${name}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
 }
 
@@ -74,14 +75,21 @@ function checkVersion(target: SweepTarget, said: string | undefined): void {
   if (said !== undefined && said !== target.entry.version) throw new Error(`${target.executablePath} says it is ${target.cli} ${said}, not ${target.entry.version}`);
 }
 
-async function sweepVersion(target: SweepTarget): Promise<VersionResult['canaries']> {
+/** Runs the one-shot canaries (`only` some of them: the others keep their `earlier` verdicts and recordings). */
+async function sweepVersion(target: SweepTarget, only: readonly string[] | undefined, earlier: VersionResult['canaries'] | undefined): Promise<VersionResult['canaries']> {
   const { cli, entry, executablePath, path, adapter } = target;
   const base = builtInAdapters[cli] as AdapterSpec;
   const dir = compatFixtureDir(cli, entry.version);
-  rmSync(dir, { recursive: true, force: true });
+  if (!only) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  const all = sweepCanariesFor(base) ?? [];
   const canaries: VersionResult['canaries'] = {};
-  for (const canary of sweepCanariesFor(base) ?? []) {
+  for (const canary of all) {
+    const name = canary.expect.canary;
+    if (only && !only.includes(name)) {
+      if (earlier?.[name]) canaries[name] = earlier[name];
+      continue;
+    }
     const run = await runCanary({ cli, adapter, executablePath, ...(path ? { path } : {}) }, canary);
     checkVersion(target, run.cliVersion);
     saveRun(dir, run);
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
     const data = readVersions();
     const liveOnly = args.includes('--live') || args.some((arg) => arg.startsWith('--live='));
     const only = args.find((arg) => arg.startsWith('--live='))?.slice('--live='.length).split(',');
+    const someCanaries = args.find((arg) => arg.startsWith('--canaries='))?.slice('--canaries='.length).split(',');
     const wanted = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.split('@') as [string, string | undefined]);
     for (const [cli, list] of Object.entries(data.clis) as [ProviderName, (typeof data.clis)[ProviderName]][]) {
       for (const entry of list.versions) {
@@ -143,8 +152,9 @@ async function main(): Promise<void> {
         console.error(`${cli} ${entry.version} (${entry.package})`);
         const target = prepareTarget(cli, entry);
         const earlier = results[cli]?.find((result) => result.version === entry.version);
-        const canaries = liveOnly && earlier ? earlier.canaries : await sweepVersion(target);
-        const live = await sweepLive(target, only, earlier?.live);
+        const canaries = liveOnly && earlier ? earlier.canaries : await sweepVersion(target, someCanaries, earlier?.canaries);
+        // Some one-shot canaries only: the live ones keep their results.
+        const live = someCanaries ? earlier?.live : await sweepLive(target, only, earlier?.live);
         writeResult(results, cli, { ...entry, canaries, ...(live ? { live } : {}) });
         writeDocs(results);
       }

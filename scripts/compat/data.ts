@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ProviderName } from '../../src/events.js';
-import type { CanaryReport, ProbeExit } from '../../src/probe/analyse.js';
+import type { CanaryReport, ProbeExit, RefusedRun } from '../../src/probe/analyse.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
 import type { RecordingMeta } from '../../src/replay/live-recording.js';
 
@@ -46,6 +46,8 @@ export interface CompatMeta {
   cliVersion: string | null;
   exit: ProbeExit;
   earlierSessionId: string | null;
+  /** The SDK's error when it refused the run before the CLI started (nothing was printed). */
+  refused?: RefusedRun;
   /** False when the canary could not run (the report says why): there is nothing to replay. */
   analysed: boolean;
   report: CanaryReport;

@@ -1,7 +1,7 @@
 // compat/results.json: each swept version's outcome per canary. The sweep writes it; docs/compat.md,
 // the adapters' tested versions (src/adapters/<cli>/versions.ts) and adapters.md derive from it.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { VersionRange } from '../../src/core/contract/adapter.js';
+import type { MeaningEventType, VersionRange } from '../../src/core/contract/adapter.js';
 import { compareVersions } from '../../src/core/versions/version.js';
 import type { ProviderName } from '../../src/events.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
@@ -30,8 +30,24 @@ export function writeResult(results: Results, cli: ProviderName, result: Version
 
 const allPassed = (verdicts: Partial<Record<string, CanaryVerdict>>) => Object.values(verdicts).every((canary) => canary?.outcome !== 'fail');
 
+/** The canaries of events a CLI gained in some version: they decide that version (the events table's since), not the range. */
+export const eventCanaries: readonly MeaningEventType[] = ['plan', 'subagent', 'compaction'];
+
 export function versionPassed(result: VersionResult): boolean {
-  return allPassed(result.canaries);
+  return allPassed(Object.fromEntries(Object.entries(result.canaries).filter(([name]) => !(eventCanaries as readonly string[]).includes(name))));
+}
+
+/**
+ * The oldest version from which every newer one passes the event's canary (undefined when the
+ * newest fails it or none ran it): the `since` of the adapter's events table.
+ */
+export function eventSince(list: readonly VersionResult[], event: MeaningEventType): string | undefined {
+  let since: string | undefined;
+  for (const result of [...list].sort((a, b) => compareVersions(b.version, a.version))) {
+    if (result.canaries[event]?.outcome !== 'pass') break;
+    since = result.version;
+  }
+  return since;
 }
 
 export function livePassed(result: VersionResult): boolean {

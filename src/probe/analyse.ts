@@ -7,11 +7,12 @@ import type { SessionInfo, SessionTarget } from '../core/contract/adapter.js';
 import type { ResolvedOpts } from '../options.js';
 import { decideOutcome, failedExit, type Outcome, type ProcessEnd } from '../core/stream/outcome.js';
 import { RunTracker } from '../core/stream/run-tracker.js';
-import type { ErrorCode } from '../errors.js';
+import { CoderError, type ErrorCode } from '../errors.js';
 import type { CoderStreamEvent, ProviderName, ToolResultEvent, ToolUseEvent } from '../events.js';
 import { builtInAdapters } from '../registry.js';
 import type { RunStatus } from '../result.js';
 import type { CanaryExpectation, SweepCanaryName } from './canaries.js';
+import { checkCompaction, checkPlan, checkSubagent } from './meaning-checks.js';
 
 /** How the CLI process ended, as a run saw it. */
 export type ProbeExit = Pick<ProcessEnd, 'exitCode' | 'signal' | 'stderrTail'> & Partial<Pick<ProcessEnd, 'stoppedBy' | 'stallTimeoutMs'>>;
@@ -105,20 +106,54 @@ function checkOutcome(expected: CanaryExpectation, status: RunStatus, errorCode:
   if (failed !== wantFailedExit) misclassified.push(`${exitText}; expected ${wantFailedExit ? 'a non-zero exit code' : 'exit code 0'}`);
 }
 
+/** The error the SDK raised before the CLI started (e.g. a resume of an id the SDK's store check finds in no store). */
+export interface RefusedRun {
+  code: ErrorCode;
+  message: string;
+}
+
+function sessionOf(expected: CanaryExpectation, earlierSessionId: string | undefined): SessionTarget {
+  if (expected.unknownSession) return { kind: 'resume', sessionId: expected.unknownSession };
+  return expected.sessionId && earlierSessionId ? { kind: expected.sessionId === 'same' ? 'resume' : 'fork', sessionId: earlierSessionId } : { kind: 'new' };
+}
+
+/**
+ * A resume of an id no store holds: the error's code and that it names the id, and that the CLI
+ * ended by itself — or was never started (`refused`), printing nothing.
+ */
+function judgeUnknownSession(expected: CanaryExpectation, sessionId: string, outcome: Outcome, exit: ProbeExit, lines: readonly string[], refused: RefusedRun | undefined, events: readonly CoderStreamEvent<string>[]): CanaryReport {
+  const missing: string[] = [];
+  const misclassified: string[] = [];
+  if (outcome.error && !outcome.error.message.includes(sessionId)) missing.push(`the id "${sessionId}" in the error message (got: ${firstLine(outcome.error.message)})`);
+  if (refused) {
+    if (lines.some((line) => line.trim() !== '')) misclassified.push('refused before the CLI started, yet the CLI printed records');
+    if (!(expected.outcome.status === 'error' && refused.code === expected.outcome.code)) misclassified.push(`refused before the CLI started: ${refused.code}: ${firstLine(refused.message)}; expected error (session_not_found)`);
+    return report(expected, outcome, exit, events, missing, misclassified);
+  }
+  if (exit.stoppedBy !== undefined && exit.stoppedBy !== 'linger') misclassified.push(`the CLI did not end by itself (stopped by the SDK: ${exit.stoppedBy})`);
+  checkOutcome(expected, outcome.status, outcome.error?.code, outcome.error?.message, exit, misclassified);
+  return report(expected, outcome, exit, events, missing, misclassified);
+}
+
 /**
  * Judges one canary run: what was not recognised, what is missing, what classifies unexpectedly.
- * `earlierSessionId` is the session a resume or fork canary continued from.
+ * `earlierSessionId` is the session a resume or fork canary continued from; `refused`, the SDK's
+ * error when the CLI was never started.
  */
-export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, lines: readonly string[], exit: ProbeExit, opts: ResolvedOpts = {}, earlierSessionId?: string): CanaryReport {
+export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, lines: readonly string[], exit: ProbeExit, opts: ResolvedOpts = {}, earlierSessionId?: string, refused?: RefusedRun): CanaryReport {
   const adapter = builtInAdapters[cli];
-  const session: SessionTarget = expected.sessionId && earlierSessionId ? { kind: expected.sessionId === 'same' ? 'resume' : 'fork', sessionId: earlierSessionId } : { kind: 'new' };
+  const session = sessionOf(expected, earlierSessionId);
   const events = replay(cli, lines, { opts, session });
   const tracker = new RunTracker(adapter.usageIsCumulative);
   for (const event of events) tracker.observe(event);
 
   const missing: string[] = [];
   const misclassified: string[] = [];
-  const outcome = decideOutcome(adapter, opts, tracker, { stoppedBy: undefined, stallTimeoutMs: 0, ...exit });
+  const resumed = session.kind === 'resume' || session.kind === 'fork' ? session.sessionId : undefined;
+  const outcome: Outcome = refused
+    ? { status: 'error', error: new CoderError(refused.code, refused.message, { provider: cli }), output: undefined }
+    : decideOutcome(adapter, opts, tracker, { stoppedBy: undefined, stallTimeoutMs: 0, ...exit }, resumed);
+  if (expected.unknownSession) return judgeUnknownSession(expected, expected.unknownSession, outcome, exit, lines, refused, events);
   // A CLI that printed nothing did not get as far as the conversation: one finding says why.
   if (!lines.some((line) => line.trim() !== '')) {
     misclassified.push(`printed no records: ${outcome.status}${outcome.error ? `: ${firstLine(outcome.error.message)}` : ''}`);
@@ -136,6 +171,9 @@ export function analyseCanary(cli: ProviderName, expected: CanaryExpectation, li
     missing.push(`structured output ${JSON.stringify(expected.output)} (got ${JSON.stringify(outcome.output)})`);
   }
   if (expected.sessionId) checkSessionId(expected.sessionId, tracker.sessionId, earlierSessionId, missing);
+  if (expected.plan) checkPlan(events, tracker.plan, expected.plan, missing, misclassified);
+  if (expected.subagent) checkSubagent(events, expected.subagent, missing, misclassified);
+  if (expected.compaction) checkCompaction(events, expected.compaction, missing);
   checkOutcome(expected, outcome.status, outcome.error?.code, outcome.error?.message, exit, misclassified);
   return report(expected, outcome, exit, events, missing, misclassified);
 }

@@ -7,11 +7,15 @@ import type { AdapterSpec } from '../core/contract/adapter.js';
 import type { ErrorCode } from '../errors.js';
 import type { OneShotOpts } from '../options.js';
 import type { ScriptStep } from '../core/contract/model-reply.js';
+import type { CompactionEvent, PlanItem, SubagentEvent } from '../events.js';
+import { meaningCanariesFor } from './meaning-canaries.js';
 
 /** The probe's canaries. */
 export type CanaryName = 'text' | 'tool' | 'auth_error';
-/** The sweep's canaries: the probe's and five more. */
-export type SweepCanaryName = CanaryName | 'failing_tool' | 'server_error_retry' | 'structured' | 'resume' | 'fork';
+/** The canaries of the events whose meaning is one on every CLI (src/probe/meaning-canaries.ts). */
+export type MeaningCanaryName = 'plan' | 'subagent' | 'compaction' | 'session_not_found';
+/** The sweep's canaries: the probe's, five more, and the meaning canaries. */
+export type SweepCanaryName = CanaryName | 'failing_tool' | 'server_error_retry' | 'structured' | 'resume' | 'fork' | MeaningCanaryName;
 
 /** What a run must show; the analysis checks the recorded lines against it. */
 export interface CanaryExpectation {
@@ -37,6 +41,17 @@ export interface CanaryExpectation {
    * `coder.readSession()`).
    */
   history?: { prompt: string };
+  /** The plans the model wrote, in order: each must show as a `plan` event, the last as RunResult.plan. */
+  plan?: PlanItem[][];
+  /** A subagent that runs to its end: its `subagent` events, and the events inside it carrying the task's id. */
+  subagent?: { phases: readonly SubagentEvent['phase'][]; innerTool?: string };
+  /** A compaction: its `compaction` events, with the tokens before and after where the CLI gives them. */
+  compaction?: { phases: readonly CompactionEvent['phase'][]; tokens: boolean };
+  /**
+   * The run resumes this id, which no store holds: the error names it, and the CLI ended by itself
+   * (or never started) with no init or final record required.
+   */
+  unknownSession?: string;
 }
 
 export interface Canary {
@@ -141,5 +156,6 @@ export function sweepCanariesFor(adapter: AdapterSpec): Canary[] | undefined {
     },
     sessionCanary('resume'),
     ...(adapter.canFork ? [sessionCanary('fork')] : []),
+    ...meaningCanariesFor(adapter),
   ];
 }

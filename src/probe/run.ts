@@ -11,7 +11,7 @@ import type { OneShotOpts, SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import { builtInAdapters } from '../registry.js';
 import { fakeApiOf, startFakeModel } from '../testing/index.js';
-import { analyseCanary, checkStoredHistory, type CanaryReport, type ProbeExit } from './analyse.js';
+import { analyseCanary, checkStoredHistory, type CanaryReport, type ProbeExit, type RefusedRun } from './analyse.js';
 import { canariesFor, type Canary } from './canaries.js';
 
 /** A canary that prints nothing for this long is stopped (e.g. a CLI that now waits for approval). */
@@ -38,6 +38,8 @@ export interface CanaryRun {
   earlierSessionId: string | undefined;
   /** What `--version` said, when the run got that far. */
   cliVersion: string | undefined;
+  /** The SDK's error when it refused the run before the CLI started. */
+  refused?: RefusedRun;
 }
 
 /** What the SDK did to the process, read back from the result (a success with a signal lingered). */
@@ -62,8 +64,29 @@ function couldNotRun(canary: Canary, error: unknown): CanaryReport {
   };
 }
 
-/** Runs the canary's prompt: one-shot, or after a first run it resumes or forks. */
-async function runTurn(target: CanaryTarget, canary: Canary, opts: OneShotOpts, watch: Pick<OneShotOpts, 'onRawLine' | 'onEvent'>): Promise<{ result: RunResult<unknown, string>; earlierSessionId?: string }> {
+interface Turn {
+  result?: RunResult<unknown, string>;
+  earlierSessionId?: string;
+  /** The SDK's error when it refused the run before the CLI started. */
+  refused?: RefusedRun;
+}
+
+/** The resume of an id no store holds: the CLI's error, or the SDK's before the CLI starts. */
+async function resumeUnknown(target: CanaryTarget, sessionId: string, canary: Canary, opts: OneShotOpts, watch: Pick<OneShotOpts, 'onRawLine' | 'onEvent'>): Promise<Turn> {
+  const coder = createCoder(target.adapter, opts as SharedStartOpts);
+  try {
+    return { result: await coder.resume(sessionId).run(canary.prompt, watch) };
+  } catch (error) {
+    if (isCoderError(error)) return { refused: { code: error.code, message: error.message } };
+    throw error;
+  } finally {
+    await coder.close();
+  }
+}
+
+/** Runs the canary's prompt: one-shot, a resume of an unknown id, or after a first run it resumes or forks. */
+async function runTurn(target: CanaryTarget, canary: Canary, opts: OneShotOpts, watch: Pick<OneShotOpts, 'onRawLine' | 'onEvent'>): Promise<Turn> {
+  if (canary.expect.unknownSession) return resumeUnknown(target, canary.expect.unknownSession, canary, opts, watch);
   if (!canary.before) return { result: await run(target.adapter, canary.prompt, { ...opts, ...watch }) };
   const coder = createCoder(target.adapter, opts as SharedStartOpts);
   try {
@@ -104,24 +127,26 @@ export async function runCanary(target: CanaryTarget, canary: Canary): Promise<C
   try {
     const envOpts = await fake.env(target.cli, canary.retries === undefined ? {} : { retries: canary.retries });
     const extraEnv = target.path === undefined ? envOpts.extraEnv : { ...envOpts.extraEnv, PATH: target.path };
+    // The canary's environment (e.g. a variable that offers a tool) on top of the fake model's.
+    const canaryEnv = canary.opts.extraEnv ? { ...extraEnv, ...canary.opts.extraEnv } : extraEnv;
     const opts = {
       ...envOpts,
-      ...(extraEnv ? { extraEnv } : {}),
       ...(target.executablePath ? { executablePath: target.executablePath } : {}),
       ...canary.opts,
+      ...(canaryEnv ? { extraEnv: canaryEnv } : {}),
       workingDirectory,
       stallTimeoutMs: CANARY_STALL_MS,
     };
-    const { result, earlierSessionId } = await runTurn(target, canary, opts, {
+    const { result, earlierSessionId, refused } = await runTurn(target, canary, opts, {
       onRawLine: (line) => lines.push(line),
       onEvent: (event) => {
         if (event.type === 'stderr') stderr.push(event.line);
       },
     });
-    exit = { exitCode: result.exitCode, signal: result.signal, stderrTail: stderr.slice(-40).join('\n'), stoppedBy: stoppedBy(result), stallTimeoutMs: CANARY_STALL_MS };
-    const analysed = analyseCanary(target.cli, canary.expect, lines, exit, canary.opts, earlierSessionId);
-    const report = await withStoredHistory(target, canary, opts, result.sessionId, analysed);
-    return { report, analysed: true, lines, exit, earlierSessionId, cliVersion: result.cliVersion };
+    if (result) exit = { exitCode: result.exitCode, signal: result.signal, stderrTail: stderr.slice(-40).join('\n'), stoppedBy: stoppedBy(result), stallTimeoutMs: CANARY_STALL_MS };
+    const analysed = analyseCanary(target.cli, canary.expect, lines, exit, canary.opts, earlierSessionId, refused);
+    const report = result ? await withStoredHistory(target, canary, opts, result.sessionId, analysed) : analysed;
+    return { report, analysed: true, lines, exit, earlierSessionId, cliVersion: result?.cliVersion, ...(refused ? { refused } : {}) };
   } catch (error) {
     return { report: couldNotRun(canary, error), analysed: false, lines, exit, earlierSessionId: undefined, cliVersion: undefined };
   } finally {

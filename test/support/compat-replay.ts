@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compatFixtureDir, liveCanaryNames, liveCompatDir, readVersions, type CompatMeta, type LiveCompatMeta } from '../../scripts/compat/data.js';
 import { judgeLive, liveCanaryApplies, liveOutcome, liveScenario } from '../../scripts/compat/live.js';
-import { liveMinVersion, readResults, type VersionResult } from '../../scripts/compat/results.js';
+import { eventCanaries, eventSince, liveMinVersion, readResults, versionPassed, type VersionResult } from '../../scripts/compat/results.js';
 import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import { parseRecording } from '../../src/replay/live-recording.js';
 import { compareVersions } from '../../src/core/versions/version.js';
@@ -75,9 +75,18 @@ export function describeCompatReplay(cli: ProviderName): void {
       expect(released(min)).toBeLessThanOrEqual(Date.parse(data.written) - 120 * DAY_MS);
       for (const result of results) {
         const inRange = compareVersions(result.version, min) >= 0 && compareVersions(result.version, testedMax) <= 0;
-        const passed = Object.values(result.canaries).every((canary) => canary.outcome !== 'fail');
+        const passed = versionPassed(result);
         expect({ version: result.version, inRange, tested: tested.includes(result.version) }).toEqual({ version: result.version, inRange, tested: inRange && passed });
         if (inRange) expect({ version: result.version, passed }).toEqual({ version: result.version, passed: true });
+      }
+    });
+
+    it('the events table\'s since is what the event canaries prove: the oldest version from which every newer one passes', () => {
+      const swept = new Set(canaries.map((canary) => canary.expect.canary));
+      for (const event of eventCanaries) {
+        const support = adapter.events?.[event];
+        if (!support || 'none' in support || !swept.has(event)) continue;
+        expect({ event, since: support.since }).toEqual({ event, since: eventSince(results, event) });
       }
     });
 
@@ -104,7 +113,7 @@ export function describeCompatReplay(cli: ProviderName): void {
             expect(recorded?.outcome).not.toBe('pass');
             continue;
           }
-          const report = analyseCanary(cli, canary.expect, lines, meta.exit, canary.opts, meta.earlierSessionId ?? undefined);
+          const report = analyseCanary(cli, canary.expect, lines, meta.exit, canary.opts, meta.earlierSessionId ?? undefined, meta.refused);
           expect({ version: result.version, report }).toEqual({ version: result.version, report: meta.report });
           expect(report.drift).toBe(recorded?.outcome !== 'pass');
         }

@@ -63,6 +63,27 @@ export const claudeAdapter: AdapterSpec<'claude'> = {
     toolOpts: { permissionPolicy: { allow: ['Bash'] } },
     // --json-schema offers the model a StructuredOutput tool; its input is the answer.
     structuredAnswer: (value) => [{ toolCalls: [{ name: 'StructuredOutput', input: value }] }, { text: 'Submitted.' }],
+    // TodoWrite, the whole list as its input: offered again with the tasks switched off.
+    plan: {
+      call: (items) => ({ name: 'TodoWrite', input: { todos: items.map(({ content, status }) => ({ content, status, activeForm: content })) } }),
+      opts: { extraEnv: { CLAUDE_CODE_ENABLE_TASKS: '0' } },
+    },
+    // The `agents` option's subagent, started in the foreground; it runs Bash.
+    subagent: {
+      call: (description, prompt) => ({ name: 'Agent', input: { description, prompt, subagent_type: 'prober', run_in_background: false } }),
+      opts: { agents: { prober: { description: 'Runs the probe command', prompt: 'You run commands.' } }, permissionPolicy: { allow: ['Bash'] } },
+      phases: ['started', 'completed'],
+      innerEvents: true,
+    },
+    // `/compact` on a resumed session of two exchanges (2.1.197 refuses to compact a single one).
+    compaction: {
+      before: 'Remember the word apricot.',
+      prompt: '/compact',
+      script: [{ text: 'Checking.', toolCalls: [{ name: 'Bash', input: { command: 'echo apricot', description: 'coderline probe' } }] }, { text: 'Noted: apricot.' }, { text: '<summary>The user asked to remember apricot.</summary>' }],
+      opts: { permissionPolicy: { allow: ['Bash'] } },
+      phases: ['started', 'completed'],
+      tokens: true,
+    },
   },
   canFork: true,
   buildInvocation: buildClaudeInvocation,

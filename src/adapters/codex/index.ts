@@ -91,6 +91,10 @@ export const codexAdapter: AdapterSpec<'codex'> = {
     shellCall: (command) => ({ name: 'exec_command', input: { cmd: command } }),
     shellEventName: 'command_execution',
     failedRunExit: 'non-zero',
+    plan: {
+      call: (items) => ({ name: 'update_plan', input: { plan: items.map(({ content, status }) => ({ step: content, status })) } }),
+      opts: { codexConfig: { 'tools.update_plan.enabled': true } },
+    },
   },
   canFork: true,
   // `exec fork <id>`: 0.145.0 exits 2 on the id ("unexpected argument"), 0.148.0 forks (docs/compat.md).

@@ -44,6 +44,13 @@ export const copilotAdapter: AdapterSpec<'copilot'> = {
     shellEventName: 'bash',
     failedRunExit: 'non-zero',
     toolOpts: { permissionPolicy: { allow: ['shell'] } },
+    // The task tool's subagent, synchronous; it runs bash.
+    subagent: {
+      call: (description, prompt) => ({ name: 'task', input: { name: 'prober', description, prompt, agent_type: 'task', mode: 'sync' } }),
+      opts: { permissionPolicy: { mode: 'bypass' } },
+      phases: ['started', 'completed'],
+      innerEvents: true,
+    },
   },
   canFork: false,
   buildInvocation: buildCopilotInvocation,

@@ -39,6 +39,10 @@ export const opencodeAdapter: AdapterSpec<'opencode'> = {
     shellCall: (command) => ({ name: 'bash', input: { command, description: 'Run the probe command' } }),
     shellEventName: 'bash',
     failedRunExit: 'non-zero',
+    plan: { call: (items) => ({ name: 'todowrite', input: { todos: items.map(({ content, status }) => ({ content, status, priority: 'high' })) } }) },
+    // run prints a tool call only when it ends: the subagent's own calls never show.
+    subagent: { call: (description, prompt) => ({ name: 'task', input: { description, prompt, subagent_type: 'general' } }), phases: ['completed'], innerEvents: false },
+    unknownSessionId: 'ses_0000c0de71eUnknownSess1on',
   },
   canFork: true,
   buildInvocation: buildOpencodeInvocation,

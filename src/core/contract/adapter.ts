@@ -1,5 +1,5 @@
 // The contract between the core and one CLI. The core knows CLIs only through this shape.
-import type { TranslatedEvent, Usage } from '../../events.js';
+import type { PlanItem, SubagentEvent, TranslatedEvent, Usage } from '../../events.js';
 import type { ErrorCode } from '../../errors.js';
 import type { FeatureName, ResolvedOpts, SharedStartOpts } from '../../options.js';
 import type { Attachments } from '../options/attachment-types.js';
@@ -8,7 +8,7 @@ import type { PermissionDecision, PermissionRequest } from '../../permission.js'
 import type { UserInputReply, UserInputRequest } from '../../user-input.js';
 import type { PermissionModeName } from '../options/permission-mode.js';
 import type { ToolBridgeInfo } from './bridge-info.js';
-import type { ScriptStep } from './model-reply.js';
+import type { ScriptedToolCall, ScriptStep } from './model-reply.js';
 import type { ToolCatalog } from './tool-catalog.js';
 
 export interface ExitInfo {
@@ -202,6 +202,48 @@ export interface ProbeSpec {
   failedCommandIsError?: false;
   /** How the model answers with `value` as structured output; default: the JSON as its text. */
   structuredAnswer?(value: Record<string, unknown>): ScriptStep[];
+  /** How a one-shot run writes a plan (the sweep's plan canary); absent where no one-shot run shows one. */
+  plan?: ProbePlan;
+  /** How a one-shot run starts a subagent (the sweep's subagent canary); absent where no one-shot run shows one. */
+  subagent?: ProbeSubagent;
+  /** How a one-shot run is brought to compact (the sweep's compaction canary); absent where none can be. */
+  compaction?: ProbeCompaction;
+  /** A well-formed session id no store holds, for the session_not_found canary; default: a UUID. */
+  unknownSessionId?: string;
+}
+
+/** The model's call of the CLI's plan tool that writes `items` as the whole plan. */
+export interface ProbePlan {
+  call(items: readonly PlanItem[]): ScriptedToolCall;
+  /** Options that offer the plan tool (e.g. a config key or an environment variable). */
+  opts?: SharedStartOpts;
+}
+
+/** The model's call of the CLI's subagent tool, and what the CLI prints of the subagent. */
+export interface ProbeSubagent {
+  call(description: string, prompt: string): ScriptedToolCall;
+  opts?: SharedStartOpts;
+  /** The `subagent` phases the CLI reports of one subagent that runs to its end. */
+  phases: readonly SubagentEvent['phase'][];
+  /** Whether the subagent's own tool calls are printed (then with `parentToolUseId`); false where only its end is. */
+  innerEvents: boolean;
+}
+
+/**
+ * What brings a one-shot run to compact: one run, or a first run that the compacting one resumes
+ * (Claude: a turn, then `/compact` on its session). One entry per CLI, whatever its trigger.
+ */
+export interface ProbeCompaction {
+  /** The first run's prompt, when the compacting run resumes one. */
+  before?: string;
+  prompt: string;
+  /** The fake model's replies to both runs, in order. */
+  script: ScriptStep[];
+  opts?: SharedStartOpts;
+  /** The `compaction` phases the CLI reports. */
+  phases: readonly ('started' | 'completed')[];
+  /** Whether the CLI says how many tokens there were before and after. */
+  tokens: boolean;
 }
 
 /** How a CLI words a permission question and reads the answer (for `canUseTool`). */
