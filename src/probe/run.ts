@@ -10,6 +10,7 @@ import type { ProviderName } from '../events.js';
 import type { OneShotOpts, SharedStartOpts } from '../options.js';
 import type { RunResult } from '../result.js';
 import { builtInAdapters } from '../registry.js';
+import { withoutControls } from '../schema/terminal-text.js';
 import { fakeApiOf, startFakeModel } from '../testing/index.js';
 import { analyseCanary, checkStoredHistory, type CanaryReport, type ProbeExit, type RefusedRun } from './analyse.js';
 import { canariesFor, type Canary } from './canaries.js';
@@ -118,6 +119,21 @@ async function withStoredHistory(target: CanaryTarget, canary: Canary, opts: Sha
 
 const firstLineOf = (text: string) => text.split('\n')[0] ?? '';
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The canary's options on top of the fake model's: an object option both set (an environment, a
+ * config) gets the canary's keys added to the fake model's, which point the CLI at the fake.
+ */
+function withCanaryOpts(base: OneShotOpts, canary: OneShotOpts): OneShotOpts {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(canary)) {
+    const under = merged[key];
+    merged[key] = isRecord(under) && isRecord(value) ? { ...under, ...value } : value;
+  }
+  return merged as OneShotOpts;
+}
+
 export async function runCanary(target: CanaryTarget, canary: Canary): Promise<CanaryRun> {
   const fake = await startFakeModel({ api: fakeApiOf[target.cli], script: canary.script });
   const workingDirectory = await mkdtemp(join(tmpdir(), 'coderline-probe-'));
@@ -127,13 +143,9 @@ export async function runCanary(target: CanaryTarget, canary: Canary): Promise<C
   try {
     const envOpts = await fake.env(target.cli, canary.retries === undefined ? {} : { retries: canary.retries });
     const extraEnv = target.path === undefined ? envOpts.extraEnv : { ...envOpts.extraEnv, PATH: target.path };
-    // The canary's environment (e.g. a variable that offers a tool) on top of the fake model's.
-    const canaryEnv = canary.opts.extraEnv ? { ...extraEnv, ...canary.opts.extraEnv } : extraEnv;
     const opts = {
-      ...envOpts,
+      ...withCanaryOpts({ ...envOpts, ...(extraEnv ? { extraEnv } : {}) }, canary.opts),
       ...(target.executablePath ? { executablePath: target.executablePath } : {}),
-      ...canary.opts,
-      ...(canaryEnv ? { extraEnv: canaryEnv } : {}),
       workingDirectory,
       stallTimeoutMs: CANARY_STALL_MS,
     };
@@ -143,7 +155,7 @@ export async function runCanary(target: CanaryTarget, canary: Canary): Promise<C
         if (event.type === 'stderr') stderr.push(event.line);
       },
     });
-    if (result) exit = { exitCode: result.exitCode, signal: result.signal, stderrTail: stderr.slice(-40).join('\n'), stoppedBy: stoppedBy(result), stallTimeoutMs: CANARY_STALL_MS };
+    if (result) exit = { exitCode: result.exitCode, signal: result.signal, stderrTail: stderr.slice(-40).map(withoutControls).join('\n'), stoppedBy: stoppedBy(result), stallTimeoutMs: CANARY_STALL_MS };
     const analysed = analyseCanary(target.cli, canary.expect, lines, exit, canary.opts, earlierSessionId, refused);
     const report = result ? await withStoredHistory(target, canary, opts, result.sessionId, analysed) : analysed;
     return { report, analysed: true, lines, exit, earlierSessionId, cliVersion: result?.cliVersion, ...(refused ? { refused } : {}) };
