@@ -72,9 +72,13 @@ describe('the meaning canaries on the sweep\'s recordings', () => {
   });
 
   it.each(named('subagent'))('%s subagent without its subagent records: the phases are missing', (cli, each) => {
-    const report = analyse(each, without(cli, each.lines, 'subagent'));
+    const lines = without(cli, each.lines, 'subagent');
+    const report = analyse(each, lines);
     expect(report.drift).toBe(true);
-    for (const phase of each.canary.expect.subagent!.phases) expect(report.missing).toContain(`a subagent event of phase ${phase}`);
+    // OpenCode prints the task call and its end as one record: both go.
+    const taskGone = !replay(cli, lines).some((event) => event.type === 'tool_use' && event.tool?.kind === 'task');
+    const expected = taskGone ? ['a tool_use of kind task'] : each.canary.expect.subagent!.phases.map((phase) => `a subagent event of phase ${phase}`);
+    expect(report.missing).toEqual(expect.arrayContaining(expected));
   });
 
   it.each(named('subagent').filter(([, each]) => each.canary.expect.subagent?.innerTool))('%s subagent whose records name another parent: parentToolUseId is missing', (cli, each) => {
