@@ -23,7 +23,7 @@ import { compatFixtureDir, liveCanaryNames, liveCompatDir, readVersions, type Ca
 import { compatMdFile, renderCompatMd, renderVersionsTs, versionsTsFile } from './compat/docs.js';
 import { ensureInstalled } from './compat/install.js';
 import { judgeLive, liveCanaryApplies, liveOutcome, liveScenario, runLiveScenario } from './compat/live.js';
-import { readResults, writeResult, type Results, type VersionResult } from './compat/results.js';
+import { readResults, unrecognisedRecord, writeResult, type Results, type VersionResult } from './compat/results.js';
 
 function outcomeOf(report: CanaryReport): CanaryOutcome {
   if (!report.drift) return 'pass';
@@ -33,7 +33,7 @@ function outcomeOf(report: CanaryReport): CanaryOutcome {
 
 function findingsOf(report: CanaryReport): string[] {
   return [
-    ...report.unknownRecords.map((type) => `record type not recognised: ${type}`),
+    ...report.unknownRecords.map(unrecognisedRecord),
     ...report.untranslatable,
     ...report.missing.map((what) => `missing ${what}`),
     ...report.misclassified,
@@ -111,7 +111,7 @@ async function sweepLive(target: SweepTarget, only: readonly string[] | undefine
   for (const name of liveCanaryNames) {
     if (only && !only.includes(name)) continue;
     const scenario = liveScenario(name);
-    if (!liveCanaryApplies(adapter.live, scenario)) {
+    if (!liveCanaryApplies(adapter, scenario)) {
       verdicts[name] = { outcome: 'n/a', findings: [] };
       continue;
     }

@@ -65,7 +65,7 @@ export interface LiveCompatMeta {
 }
 
 /** The live canaries of the compatibility sweep, as the columns of docs/compat.md. */
-export const liveCanaryNames = ['two-turns', 'interrupt', 'tool-allowed', 'tool-denied', 'set-model', 'steer'] as const;
+export const liveCanaryNames = ['two-turns', 'interrupt', 'tool-allowed', 'tool-denied', 'set-model', 'steer', 'compaction'] as const;
 export type LiveCanaryName = (typeof liveCanaryNames)[number];
 
 /** What the session showed, kept next to its recording so a replay can judge it again. */
@@ -79,6 +79,8 @@ export interface LiveObservation {
   carriedFirstTurn?: boolean;
   /** Whether the last model request after setModel() named the new model. */
   switchedModel?: boolean;
+  /** The phases of the `compaction` events the turns showed (the compaction canary). */
+  compaction?: Array<'started' | 'completed'>;
   /** Why the session could not open or a turn could not be driven. */
   error?: string;
 }

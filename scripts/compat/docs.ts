@@ -6,7 +6,7 @@ import type { ProviderName } from '../../src/events.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { liveCanaryNames, repoRoot, type CanaryOutcome, type CanaryVerdict, type LiveCanaryName } from './data.js';
-import { eventCanaries, eventSince, liveMinVersion, provenRange, versionPassed, type Results, type VersionResult } from './results.js';
+import { eventCanaries, eventSince, eventVerdict, liveMinVersion, provenRange, versionPassed, type Results, type VersionResult } from './results.js';
 
 export const compatMdFile = join(repoRoot, 'docs', 'compat.md');
 export const versionsTsFile = (cli: ProviderName) => join(repoRoot, 'src', 'adapters', cli, 'versions.ts');
@@ -33,6 +33,7 @@ const liveTitles: Record<LiveCanaryName, string> = {
   'tool-denied': 'live: tool denied',
   'set-model': 'live: setModel',
   steer: 'live: steer',
+  compaction: 'live: compaction',
 };
 const mark: Record<CanaryOutcome, string> = { pass: '✅', fail: '❌', 'n/a': '—', gated: '⛔' };
 
@@ -52,7 +53,7 @@ export function renderCompatMd(results: Results): string {
     `Legend: ${mark.pass} as expected · ${mark.fail} a finding (listed under the table) · ${mark['n/a']} the CLI has no such feature · ${mark.gated} this version lacks the feature (FeatureNotInVersionError before anything spawns).`,
     'The supported range runs from the newest passing version down to the oldest with no failing version between; `coderline doctor` says where the installed CLI stands.',
     'The unknown-session column resumes a well-formed id no store holds: the error must be `session_not_found` and name the id, the CLI must end by itself (or the SDK refuse before starting it). The plan, subagent and compaction columns run where the adapter\'s events table claims the event (— elsewhere): the plan the model wrote twice as `plan` events and `RunResult.plan`, a subagent\'s `subagent` events with `parentToolUseId` on the events inside it, a `compaction` with its tokens; they decide since which version the adapter claims the event, not the supported range.',
-    'The live columns are live sessions (`coder.open()`, docs/live.md) on the same binary: two turns in one process, a turn on a hung model interrupted and the next one answered, canUseTool allowing and denying one shell command, setModel() between turns, and steer() while a command runs (— where the live protocol has no such control). Live sessions need the oldest version from which every newer one passes them all (older: CliVersionError before the session starts); their recordings are in `fixtures/<cli>/<version>/compat/live/`.',
+    'The live columns are live sessions (`coder.open()`, docs/live.md) on the same binary: two turns in one process, a turn on a hung model interrupted and the next one answered, canUseTool allowing and denying one shell command, setModel() between turns, and steer() while a command runs (— where the live protocol has no such control), and a turn brought to compact where the adapter says how (its probe data; — elsewhere), which decides the compaction event\'s since like the one-shot column. Live sessions need the oldest version from which every newer one passes them all (older: CliVersionError before the session starts); their recordings are in `fixtures/<cli>/<version>/compat/live/`.',
   ];
   /** Every column of a version: the one-shot canaries, then the live ones. */
   const verdictsOf = (result: VersionResult): Array<[string, CanaryVerdict | undefined]> => [
@@ -67,7 +68,7 @@ export function renderCompatMd(results: Results): string {
     out.push(range ? `Supported: ${range.min} – ${range.testedMax}; tested: ${range.tested?.join(', ')}.` : 'Supported: no version passed.');
     const liveMin = liveMinVersion(list);
     if (builtInAdapters[cli].live) out.push(liveMin ? `Live sessions: ${liveMin} and newer.` : 'Live sessions: no version passed.');
-    const events = eventCanaries.flatMap((event) => (list.some((result) => result.canaries[event]) ? [`${event} ${eventSince(list, event) ? `since ${eventSince(list, event)}` : 'in no version'}`] : []));
+    const events = eventCanaries.flatMap((event) => (list.some((result) => eventVerdict(result, event)) ? [`${event} ${eventSince(list, event) ? `since ${eventSince(list, event)}` : 'in no version'}`] : []));
     if (events.length) out.push(`Events (their canaries decide the events table's since, not the range): ${events.join(', ')}.`);
     out.push('');
     out.push(table(

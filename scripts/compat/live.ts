@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdapterSpec, LiveFeature, LiveSpec } from '../../src/core/contract/adapter.js';
+import type { AdapterSpec, LiveFeature, LiveSpec, ProbeSpec } from '../../src/core/contract/adapter.js';
+import { withCanaryOpts } from '../../src/probe/run.js';
 import { LiveSession } from '../../src/core/live/live.js';
 import type { RunStream } from '../../src/result.js';
 import { compareVersions } from '../../src/core/versions/version.js';
@@ -20,7 +21,7 @@ import { repoRoot, type CanaryOutcome, type LiveObservation } from './data.js';
 import { cacheRoot } from './install.js';
 import { OPENCODE_FAKE_REASONING_MODEL } from '../../src/testing/opencode-env.js';
 
-export type LiveScenarioName = 'two-turns' | 'interrupt' | 'tool-allowed' | 'tool-denied' | 'set-model' | 'steer' | 'model-error';
+export type LiveScenarioName = 'two-turns' | 'interrupt' | 'tool-allowed' | 'tool-denied' | 'set-model' | 'steer' | 'model-error' | 'compaction';
 
 /** The message steer() pushes into a running turn. */
 const STEER = 'STEERED: mind the tests.';
@@ -45,7 +46,11 @@ interface ExpectedTurn {
 export interface LiveScenario {
   name: LiveScenarioName;
   what: string;
-  script(shell: (command: string) => ScriptStep, hang: ScriptStep): Script;
+  script(shell: (command: string) => ScriptStep, hang: ScriptStep, probe: ProbeSpec): Script;
+  /** The adapter's probe data the scenario is made of (it is n/a where the adapter has none). */
+  probe?: 'liveCompaction';
+  /** Options from the adapter's probe data, on top of the fake model's. */
+  opts?(probe: ProbeSpec): OneShotOpts;
   /** `interrupt`: once the model was asked; `steer`: at the turn's first tool use; `setModelBefore`: between turns. */
   turns: Array<{ prompt: string; interrupt?: true; steer?: true; setModelBefore?: true }>;
   /** The live feature the scenario needs beyond open (it is n/a where the live protocol lacks it). */
@@ -112,6 +117,16 @@ export const liveScenarios: readonly LiveScenario[] = [
     expect: [{ status: 'success', text: 'Saw the steer.' }],
   },
   {
+    // Codex: a reply over model_auto_compact_token_limit, then the summary the CLI asks for itself.
+    name: 'compaction',
+    what: 'a turn brought to compact by the adapter\'s probe data (liveCompaction): compaction events, started and completed, and the turn answers',
+    script: (_shell, _hang, probe) => probe.liveCompaction?.script ?? [],
+    opts: (probe) => probe.liveCompaction?.opts ?? {},
+    probe: 'liveCompaction',
+    turns: [{ prompt: 'Plan the work, then answer.' }],
+    expect: [{ status: 'success' }],
+  },
+  {
     name: 'model-error',
     what: 'every model request of the first turn fails with HTTP 401: the turn fails with auth; the next turn answers',
     script: () => (request) => (JSON.stringify(request.body).includes('Are you back?') ? { text: 'Back again.' } : { kind: 'error', status: 401, message: 'bad key' }),
@@ -137,11 +152,15 @@ export function judgeLive(scenario: LiveScenario, observed: LiveObservation): st
   if (scenario.decision === 'deny' && observed.fileCreated === true) findings.push(`the denied command created ${scenario.file}`);
   if (observed.carriedFirstTurn === false) findings.push('the second turn\'s model request lacks the first turn');
   if (observed.switchedModel === false) findings.push('the model request after setModel() names another model');
+  if (scenario.name === 'compaction') {
+    for (const phase of ['started', 'completed'] as const) if (!observed.compaction?.includes(phase)) findings.push(`no compaction event of phase ${phase}`);
+  }
   return findings;
 }
 
-/** Whether the live protocol has the control the scenario needs (n/a otherwise). */
-export const liveCanaryApplies = (spec: LiveSpec, scenario: LiveScenario): boolean => !scenario.feature || spec.capabilities[scenario.feature] !== undefined;
+/** Whether the live protocol has the control the scenario needs, and the adapter the probe data it is made of (n/a otherwise). */
+export const liveCanaryApplies = (adapter: AdapterSpec, scenario: LiveScenario): boolean =>
+  adapter.live !== undefined && (!scenario.feature || adapter.live.capabilities[scenario.feature] !== undefined) && (!scenario.probe || adapter.probe?.[scenario.probe] !== undefined);
 
 /**
  * A canary with findings fails, unless the adapter refuses its control on this version
@@ -202,16 +221,24 @@ async function steerAtToolUse(live: LiveSession<ProviderName>, running: RunStrea
   }
 }
 
+/** The phases of the turn's compaction events. */
+async function compactionPhases(running: RunStream<unknown, ProviderName>): Promise<Array<'started' | 'completed'>> {
+  const phases: Array<'started' | 'completed'> = [];
+  for await (const event of running) if (event.type === 'compaction') phases.push(event.phase);
+  return phases;
+}
+
 /** Temp paths and ports differ per recording: replaced so the files stay readable and comparable. */
 const scrub = (line: string, replacements: Array<[string, string]>) => replacements.reduce((text, [from, to]) => text.split(from).join(to), line);
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenario: LiveScenario, target: LiveTarget = {}): Promise<LiveRun> {
-  const shellCall = adapter.probe!.shellCall;
+  const probe = adapter.probe!;
+  const shellCall = probe.shellCall;
   // Codex's request of a hung reply is seen once its headers are out; the others' after the first event.
   const hang: ScriptStep = { kind: 'hang', after: adapter.name === 'codex' ? 'headers' : 'first-event' };
-  const model = await startFakeModel({ api: fakeApiOf[adapter.name], script: scenario.script((command) => ({ toolCalls: [{ ...shellCall(command), id: 'call_live_1' }] }), hang) });
+  const model = await startFakeModel({ api: fakeApiOf[adapter.name], script: scenario.script((command) => ({ toolCalls: [{ ...shellCall(command), id: 'call_live_1' }] }), hang, probe) });
   const workDir = await mkdtemp(join(tmpdir(), 'coderline-live-rec-'));
   const stateDir = await mkdtemp(join(tmpdir(), 'coderline-live-rec-state-'));
   const lines: RecordedLine[] = [];
@@ -221,7 +248,7 @@ export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenar
     // A long request timeout keeps the hung model hung until the interrupt (copilot and gemini have no such setting).
     const env = await model.env(adapter.name, adapter.name === 'copilot' || adapter.name === 'gemini' ? {} : { requestTimeoutMs: 120_000 });
     const opts: OneShotOpts = {
-      ...env,
+      ...withCanaryOpts(env, scenario.opts?.(probe) ?? {}),
       ...(target.path ? { extraEnv: { ...env.extraEnv, PATH: target.path } } : {}),
       ...(target.executablePath ? { executablePath: target.executablePath } : {}),
       workingDirectory: workDir,
@@ -249,6 +276,7 @@ export async function runLiveScenario(adapter: AdapterSpec<ProviderName>, scenar
               await live.interrupt();
             }
             if (turn.steer) await steerAtToolUse(live, running);
+            if (scenario.name === 'compaction') observed.compaction = [...(observed.compaction ?? []), ...(await compactionPhases(running))];
             return running.result;
           };
           const result = await withDeadline(drive(), `turn ${index + 1} did not end within ${TURN_DEADLINE_MS / 1000} s`);

@@ -5,7 +5,7 @@ import type { MeaningEventType, VersionRange } from '../../src/core/contract/ada
 import { compareVersions } from '../../src/core/versions/version.js';
 import type { ProviderName } from '../../src/events.js';
 import type { SweepCanaryName } from '../../src/probe/canaries.js';
-import { resultsFile, type CanaryVerdict, type LiveCanaryName, type SweptVersion } from './data.js';
+import { liveCanaryNames, resultsFile, type CanaryVerdict, type LiveCanaryName, type SweptVersion } from './data.js';
 
 export interface VersionResult extends SweptVersion {
   canaries: Partial<Record<SweepCanaryName, CanaryVerdict>>;
@@ -34,24 +34,44 @@ const allPassed = (verdicts: Partial<Record<string, CanaryVerdict>>) => Object.v
 export const eventCanaries: readonly MeaningEventType[] = ['plan', 'subagent', 'compaction'];
 
 export function versionPassed(result: VersionResult): boolean {
-  return allPassed(Object.fromEntries(Object.entries(result.canaries).filter(([name]) => !(eventCanaries as readonly string[]).includes(name))));
+  return allPassed(withoutEvents(result.canaries));
+}
+
+/** The verdict of the event's canary: the one-shot one, else the live one (Codex compacts in live sessions only). */
+export function eventVerdict(result: VersionResult, event: MeaningEventType): CanaryVerdict | undefined {
+  const live = (liveCanaryNames as readonly string[]).includes(event) ? result.live?.[event as LiveCanaryName] : undefined;
+  return result.canaries[event] ?? (live?.outcome === 'n/a' ? undefined : live);
+}
+
+/** How a finding names a record type the translator did not recognise. */
+export const unrecognisedRecord = (type: string) => `record type not recognised: ${type}`;
+
+/**
+ * Whether the version emits the event: its canary passed, or found only records the translator does
+ * not recognise beside it (a translation gap the column shows, not an event the CLI lacks).
+ */
+function emits(verdict: CanaryVerdict | undefined): boolean {
+  if (!verdict || verdict.outcome === 'n/a' || verdict.outcome === 'gated') return false;
+  return verdict.outcome === 'pass' || verdict.findings.every((finding) => finding.startsWith(unrecognisedRecord('')));
 }
 
 /**
- * The oldest version from which every newer one passes the event's canary (undefined when the
- * newest fails it or none ran it): the `since` of the adapter's events table.
+ * The oldest version from which every newer one emits the event as its canary expects, one-shot or
+ * else live (undefined when the newest does not or none ran it): the `since` of the adapter's events table.
  */
 export function eventSince(list: readonly VersionResult[], event: MeaningEventType): string | undefined {
   let since: string | undefined;
   for (const result of [...list].sort((a, b) => compareVersions(b.version, a.version))) {
-    if (result.canaries[event]?.outcome !== 'pass') break;
+    if (!emits(eventVerdict(result, event))) break;
     since = result.version;
   }
   return since;
 }
 
+const withoutEvents = (verdicts: Partial<Record<string, CanaryVerdict>>) => Object.fromEntries(Object.entries(verdicts).filter(([name]) => !(eventCanaries as readonly string[]).includes(name)));
+
 export function livePassed(result: VersionResult): boolean {
-  return result.live !== undefined && allPassed(result.live);
+  return result.live !== undefined && allPassed(withoutEvents(result.live));
 }
 
 /**

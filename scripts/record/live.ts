@@ -18,7 +18,7 @@ export async function recordLive(cli: ProviderName): Promise<void> {
   if (!adapter.live) return;
   const wanted = process.env.LIVE_SCENARIOS?.split(',');
   for (const scenario of liveScenarios) {
-    if ((wanted && !wanted.includes(scenario.name)) || !liveCanaryApplies(adapter.live, scenario)) continue;
+    if ((wanted && !wanted.includes(scenario.name)) || !liveCanaryApplies(adapter, scenario)) continue;
     const { version, text, observed } = await runLiveScenario(adapter, scenario, cli === 'pi' ? { path: pathWithNode22() } : {});
     if (observed.error !== undefined) throw new Error(`${cli} live/${scenario.name}: ${observed.error}`);
     const dir = join(root, 'fixtures', cli, version ?? 'unknown', 'live');

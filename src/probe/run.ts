@@ -125,7 +125,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * The canary's options on top of the fake model's: an object option both set (an environment, a
  * config) gets the canary's keys added to the fake model's, which point the CLI at the fake.
  */
-function withCanaryOpts(base: OneShotOpts, canary: OneShotOpts): OneShotOpts {
+export function withCanaryOpts(base: OneShotOpts, canary: OneShotOpts): OneShotOpts {
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(canary)) {
     const under = merged[key];

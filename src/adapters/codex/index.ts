@@ -95,6 +95,13 @@ export const codexAdapter: AdapterSpec<'codex'> = {
       call: (items) => ({ name: 'update_plan', input: { plan: items.map(({ content, status }) => ({ step: content, status })) } }),
       opts: { codexConfig: { 'tools.update_plan.enabled': true } },
     },
+    // A reply of 5000 input tokens over the auto-compaction limit: the app-server compacts (a model
+    // request of its own, answered by the summary), then the turn goes on. exec prints nothing of it.
+    liveCompaction: {
+      prompt: 'Plan the work, then answer.',
+      script: [{ toolCalls: [{ name: 'exec_command', input: { cmd: 'echo apricot' } }], usage: { inputTokens: 5000, outputTokens: 10 } }, { text: 'Summary: ran one command.' }, { text: 'coderline probe: compacted.' }],
+      opts: { codexConfig: { model_auto_compact_token_limit: 1000 } },
+    },
   },
   canFork: true,
   // `exec fork <id>`: 0.145.0 exits 2 on the id ("unexpected argument"), 0.148.0 forks (docs/compat.md).

@@ -208,8 +208,17 @@ export interface ProbeSpec {
   subagent?: ProbeSubagent;
   /** How a one-shot run is brought to compact (the sweep's compaction canary); absent where none can be. */
   compaction?: ProbeCompaction;
+  /** How a live session's turn is brought to compact (the sweep's live compaction canary); absent where none can be. */
+  liveCompaction?: ProbeLiveCompaction;
   /** A well-formed session id no store holds, for the session_not_found canary; default: a UUID. */
   unknownSessionId?: string;
+}
+
+/** What brings one turn of a live session to compact: its prompt, the model's replies, the options. */
+export interface ProbeLiveCompaction {
+  prompt: string;
+  script: ScriptStep[];
+  opts?: SharedStartOpts;
 }
 
 /** The model's call of the CLI's plan tool that writes `items` as the whole plan. */
