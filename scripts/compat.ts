@@ -1,6 +1,6 @@
 // `npm run compat [cli | cli@version ...]`: the compatibility sweep. Each version listed in
 // compat/versions.json is installed apart (scripts/compat/install.ts), runs the sweep canaries
-// (src/probe/canaries.ts) through the SDK and the real binary against the fake model servers, one
+// (src/probe/sweep-canaries.ts) through the SDK and the real binary against the fake model servers, one
 // version and one canary at a time; its stdout lands in fixtures/<cli>/<version>/compat/ and its
 // verdicts in compat/results.json, from which docs/compat.md and src/adapters/<cli>/versions.ts are
 // rewritten (then adapters.md, by the npm script, in a fresh process that loads the new versions.ts).
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { AdapterSpec, LiveSpec } from '../src/core/contract/adapter.js';
 import type { ProviderName } from '../src/events.js';
 import type { CanaryReport } from '../src/probe/analyse.js';
-import { sweepCanariesFor } from '../src/probe/canaries.js';
+import { sweepCanariesFor } from '../src/probe/sweep-canaries.js';
 import { runCanary, type CanaryRun } from '../src/probe/run.js';
 import { builtInAdapters } from '../src/registry.js';
 import { copilotTestHome } from '../src/testing/copilot-env.js';

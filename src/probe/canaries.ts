@@ -1,14 +1,13 @@
 // The canary conversation `coderline doctor --probe` has with each CLI: three short runs against a
 // fake model, each with what a CLI whose wire format has not drifted must show. The compatibility
-// sweep (`npm run compat`) runs those and five more per CLI version. CLI-agnostic: what differs per
-// CLI (its shell tool, how that tool is allowed, how it answers with structured output) comes from
-// the adapter's `probe` data.
+// sweep (`npm run compat`) runs those and more per CLI version (src/probe/sweep-canaries.ts).
+// CLI-agnostic: what differs per CLI (its shell tool, how that tool is allowed, how it answers with
+// structured output) comes from the adapter's `probe` data.
 import type { AdapterSpec } from '../core/contract/adapter.js';
 import type { ErrorCode } from '../errors.js';
 import type { OneShotOpts } from '../options.js';
 import type { ScriptStep } from '../core/contract/model-reply.js';
 import type { CompactionEvent, PlanItem, SubagentEvent } from '../events.js';
-import { meaningCanariesFor } from './meaning-canaries.js';
 
 /** The probe's canaries. */
 export type CanaryName = 'text' | 'tool' | 'auth_error';
@@ -74,12 +73,6 @@ export const CANARY_RECOVERED_TEXT = 'coderline probe: answered after a failed c
 export const CANARY_FIRST_TEXT = 'coderline probe: remember the word apricot.';
 export const CANARY_SECOND_TEXT = 'coderline probe: the word was apricot.';
 export const CANARY_STRUCTURED = { answer: 'forty-two', confidence: 0.9 };
-const structuredSchema = {
-  type: 'object',
-  properties: { answer: { type: 'string' }, confidence: { type: 'number' } },
-  required: ['answer', 'confidence'],
-  additionalProperties: false,
-};
 
 /** The canaries for one CLI; undefined when its adapter has no probe data. */
 export function canariesFor(adapter: AdapterSpec): Canary[] | undefined {
@@ -112,50 +105,5 @@ export function canariesFor(adapter: AdapterSpec): Canary[] | undefined {
       opts: {},
       retries: 0,
     },
-  ];
-}
-
-/** What a CLI version must get right to be supported: the probe's canaries, then the sweep's own. */
-export function sweepCanariesFor(adapter: AdapterSpec): Canary[] | undefined {
-  const probe = adapter.probe;
-  const probeCanaries = canariesFor(adapter);
-  if (!probe || !probeCanaries) return undefined;
-  const sessionCanary = (canary: 'resume' | 'fork'): Canary => ({
-    expect: { canary, outcome: { status: 'success' }, finalText: CANARY_SECOND_TEXT, usage: true, sessionId: canary === 'resume' ? 'same' : 'new' },
-    prompt: 'What was the word?',
-    script: [{ text: CANARY_FIRST_TEXT }, { text: CANARY_SECOND_TEXT }],
-    opts: {},
-    before: { prompt: 'Remember the word apricot.', then: canary },
-  });
-  return [
-    ...probeCanaries,
-    {
-      expect: {
-        canary: 'failing_tool',
-        outcome: { status: 'success' },
-        finalText: CANARY_TOOL_TEXT,
-        tool: { name: probe.shellEventName, marker: CANARY_MARKER, fails: probe.failedCommandIsError !== false },
-        usage: true,
-      },
-      prompt: 'Run the probe command that fails, then answer.',
-      script: [{ toolCalls: [probe.shellCall(`echo ${CANARY_MARKER}; exit 3`)] }, { text: CANARY_TOOL_TEXT }],
-      opts: probe.toolOpts ?? {},
-    },
-    {
-      expect: { canary: 'server_error_retry', outcome: { status: 'success' }, finalText: CANARY_RECOVERED_TEXT, usage: true },
-      prompt: 'Answer after a failed call.',
-      script: [{ kind: 'error', status: 500, message: 'coderline probe: internal error' }, { text: CANARY_RECOVERED_TEXT }],
-      opts: {},
-      retries: 2,
-    },
-    {
-      expect: { canary: 'structured', outcome: { status: 'success' }, output: CANARY_STRUCTURED, usage: true },
-      prompt: 'Answer with the structured probe answer.',
-      script: probe.structuredAnswer?.(CANARY_STRUCTURED) ?? [{ text: JSON.stringify(CANARY_STRUCTURED) }],
-      opts: { outputSchema: structuredSchema },
-    },
-    sessionCanary('resume'),
-    ...(adapter.canFork ? [sessionCanary('fork')] : []),
-    ...meaningCanariesFor(adapter),
   ];
 }

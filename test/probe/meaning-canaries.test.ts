@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { compatFixtureDir, type CompatMeta } from '../../scripts/compat/data.js';
 import type { ProviderName } from '../../src/events.js';
 import { analyseCanary, type ProbeExit, type RefusedRun } from '../../src/probe/analyse.js';
-import { sweepCanariesFor, type Canary, type MeaningCanaryName } from '../../src/probe/canaries.js';
+import type { Canary, MeaningCanaryName } from '../../src/probe/canaries.js';
+import { sweepCanariesFor } from '../../src/probe/sweep-canaries.js';
 import { replay } from '../../src/replay/replay.js';
 import { builtInAdapters } from '../../src/registry.js';
 

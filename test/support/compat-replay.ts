@@ -14,7 +14,7 @@ import { parseRecording } from '../../src/replay/live-recording.js';
 import { compareVersions } from '../../src/core/versions/version.js';
 import type { ProviderName } from '../../src/events.js';
 import { analyseCanary } from '../../src/probe/analyse.js';
-import { sweepCanariesFor } from '../../src/probe/canaries.js';
+import { sweepCanariesFor } from '../../src/probe/sweep-canaries.js';
 import { builtInAdapters } from '../../src/registry.js';
 import { permissionQuestions, replayTurns, trackerOf } from './live-replay.js';
 
