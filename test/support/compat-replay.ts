@@ -85,7 +85,7 @@ export function describeCompatReplay(cli: ProviderName): void {
       }
     });
 
-    it('the events table\'s since is what the event canaries prove: the oldest version from which every newer one passes', () => {
+    it('the events table\'s since is what the event canaries prove: the oldest version from which every newer one emits the event', () => {
       for (const event of eventCanaries) {
         const support = adapter.events?.[event];
         if (!support || 'none' in support || !results.some((result) => eventVerdict(result, event))) continue;
