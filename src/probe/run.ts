@@ -119,6 +119,22 @@ async function withStoredHistory(target: CanaryTarget, canary: Canary, opts: Sha
 
 const firstLineOf = (text: string) => text.split('\n')[0] ?? '';
 
+/** Whether a process or process group with this id exists (EPERM: it does, someone else's). */
+function exists(id: number): boolean {
+  try {
+    process.kill(id, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A refused resume leaves nothing running: neither the CLI nor anything in its process group. */
+function withNothingLeft(canary: Canary, pid: number | undefined, report: CanaryReport): CanaryReport {
+  if (!canary.expect.unknownSession || pid === undefined || !(exists(pid) || exists(-pid))) return report;
+  return { ...report, misclassified: [...report.misclassified, `the CLI (pid ${pid}) or its process group still runs after the run ended`], drift: true };
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -157,7 +173,7 @@ export async function runCanary(target: CanaryTarget, canary: Canary): Promise<C
     });
     if (result) exit = { exitCode: result.exitCode, signal: result.signal, stderrTail: stderr.slice(-40).map(withoutControls).join('\n'), stoppedBy: stoppedBy(result), stallTimeoutMs: CANARY_STALL_MS };
     const analysed = analyseCanary(target.cli, canary.expect, lines, exit, canary.opts, earlierSessionId, refused);
-    const report = result ? await withStoredHistory(target, canary, opts, result.sessionId, analysed) : analysed;
+    const report = result ? withNothingLeft(canary, result.pid, await withStoredHistory(target, canary, opts, result.sessionId, analysed)) : analysed;
     return { report, analysed: true, lines, exit, earlierSessionId, cliVersion: result?.cliVersion, ...(refused ? { refused } : {}) };
   } catch (error) {
     return { report: couldNotRun(canary, error), analysed: false, lines, exit, earlierSessionId: undefined, cliVersion: undefined };
