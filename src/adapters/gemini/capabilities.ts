@@ -12,6 +12,7 @@ export const geminiCapabilities: CapabilityTable = {
   allowedTools: { level: 'native', how: 'tools.allowed in the run\'s settings: a tool name, or run_shell_command(<command prefix>); the tool is then offered and runs unasked' },
   'permissionPolicy.allow': { level: 'native', how: 'tools.allowed in the run\'s settings (as allowedTools)' },
   'permissionPolicy.deny': { level: 'native', how: 'tools.exclude in the run\'s settings: the tool is not offered (whole tools only)' },
+  'permissionPolicy.denyKinds': { level: 'native', how: 'tools.exclude in the run\'s settings: every tool of those kinds in the Tool kinds table below is not offered' },
   'permissionPolicy.mode=plan': { level: 'native', how: '--approval-mode=plan, with exit_plan_mode excluded (headless it is approved and switches the session to YOLO)' },
   'permissionPolicy.mode=bypass': { level: 'native', how: '--approval-mode=yolo' },
   sessionId: { level: 'native', how: '--session-id=<uuid> (a UUID; an existing one exits 42)' },

@@ -2,6 +2,7 @@
 // An option missing here fails fast with FeatureNotSupportedError, with the hint below.
 import type { CapabilityTable } from '../../core/contract/adapter.js';
 import type { FeatureName } from '../../options.js';
+import { opencodeToolKindsText } from './tools.js';
 
 const BRIDGE = 'the SDK-hosted MCP bridge (HTTP on 127.0.0.1 with a per-run secret), given to OpenCode in OPENCODE_CONFIG_CONTENT as mcp.<name> = { type: "remote", url, oauth: false, headers: { Authorization: "Bearer {env:CODERLINE_TOOL_BRIDGE_SECRET}" } } (the secret stays in the environment, not in the config text); tools named <server>_<tool> by OpenCode, reported as the custom tool\'s name or mcp__<server>__<tool>';
 
@@ -12,6 +13,7 @@ export const opencodeCapabilities: CapabilityTable = {
   allowedTools: { level: 'native', how: 'OPENCODE_PERMISSION {"<tool>": "allow"} (write, patch and multiedit are OpenCode\'s `edit`); rules naming tools of the tool bridge are decided there' },
   'permissionPolicy.allow': { level: 'native', how: 'OPENCODE_PERMISSION {"<tool>": "allow"}, like allowedTools' },
   'permissionPolicy.deny': { level: 'native', how: 'OPENCODE_PERMISSION {"<tool>": "deny"} (OpenCode then does not offer the tool; a call of it fails as the tool `invalid`); rules naming tools of the tool bridge are refused and hidden by the bridge' },
+  'permissionPolicy.denyKinds': { level: 'native', how: `OPENCODE_PERMISSION {"<tool>": "deny"} for every OpenCode tool of those kinds (${opencodeToolKindsText()}); OpenCode keys write, edit and patch under one permission, \`edit\`, so denying either kind denies both` },
   'permissionPolicy.mode=plan': { level: 'native', how: 'OPENCODE_PERMISSION {"edit": "deny", "bash": "deny", "task": "deny"} (read, glob, grep, webfetch and todowrite stay); OpenCode\'s own `plan` agent is not used: it still runs bash' },
   'permissionPolicy.mode=bypass': { level: 'native', how: '--auto (approves every ask that no rule denies, reading outside the working directory included)' },
   isolation: { level: 'native', how: "'strict': XDG_CONFIG_HOME, XDG_DATA_HOME (sessions), XDG_CACHE_HOME and XDG_STATE_HOME in a private dir per coder, and OPENCODE_DISABLE_CLAUDE_CODE=1; stored logins are then not found (pass API keys in the environment)" },
