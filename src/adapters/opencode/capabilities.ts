@@ -23,7 +23,7 @@ export const opencodeCapabilities: CapabilityTable = {
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer (OpenCode has no structured output in `run`)' },
   streamPartialMessages: { level: 'best-effort', how: 'ignored: `run --format json` writes whole text and reasoning parts only' },
   canUseTool: { level: 'native', how: 'live sessions only (coder.open(), over `opencode acp`): OPENCODE_PERMISSION {"*": "ask"} with the policy\'s rules after it, so every tool call not allowed or denied by a rule comes as session/request_permission, answered once (allow_once / reject_once). A refusal fails the call and ends the turn; no deny message and no changed input reach the model (a changed input is refused). One-shot runs cannot ask (`run` rejects every ask): canUseTool there fails fast. Calls of `tools` and `mcpServers` are asked by the tool bridge on the host instead' },
-  images: { level: 'native', how: '--file=<absolute path> per image (OpenCode attaches it as a file part)' },
+  images: { level: 'native', how: '--file=<absolute path> per image (OpenCode attaches it as a file part); live sessions: an ACP image content block per image in session/prompt (initialize answers promptCapabilities.image, 1.18.33)' },
   files: { level: 'native', how: '--file=<absolute path> per file: OpenCode reads it in as a Read tool call of the first message' },
 };
 
