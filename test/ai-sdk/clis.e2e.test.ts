@@ -9,7 +9,7 @@ import { fakeFor, partOrder } from './support.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
-const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi'];
+const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'];
 
 describe.each(clis)('coderline/ai-sdk with %s (real binary)', (cli) => {
   it('generateText answers with the session facts; streamText streams a text block and finishes', async () => {

@@ -21,15 +21,19 @@ async function setup(cli: ProviderName) {
   return { model, opts, dir };
 }
 
-describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('images with %s (real binary)', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('images with %s (real binary)', (cli) => {
   it('the image reaches the model request as an image, with the prompt', async () => {
     const { model, opts } = await setup(cli);
     const result = await run(builtInAdapters[cli], 'What is in the picture?', { ...opts, images: ['dot.png'] });
     expect(result).toMatchObject({ status: 'success', text: 'A red dot.' });
     const body = JSON.stringify(model.requests[0]?.body);
     expect(body).toContain('What is in the picture?');
-    // Anthropic: an image block with the file's bytes; Responses and chat completions: a data URL.
-    expect(body).toMatch(cli === 'claude' ? /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBORw0KGgo/ : /data:image\/png;base64,iVBORw0KGgo/);
+    // Anthropic: an image block with the file's bytes; Gemini: inline data; Responses and chat completions: a data URL.
+    const image = {
+      claude: /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBORw0KGgo/,
+      gemini: /"inlineData":\{"data":"iVBORw0KGgo[^"]*","mimeType":"image\/png"\}/,
+    }[cli as string] ?? /data:image\/png;base64,iVBORw0KGgo/;
+    expect(body).toMatch(image);
   });
 
   it('a missing attachment is an InvalidOptionsError naming it, before anything spawns', async () => {

@@ -14,7 +14,7 @@ import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { notesText, pdfText, pngBase64 } from './fixtures.js';
 
 async function setup(cli: ProviderName, answers = 2) {
-  const fake = await fakeForLive(cli, Array.from({ length: answers }, (_, index) => ({ text: `Answer ${index}.` })), cli === 'copilot' ? undefined : 120_000);
+  const fake = await fakeForLive(cli, Array.from({ length: answers }, (_, index) => ({ text: `Answer ${index}.` })), cli === 'copilot' || cli === 'gemini' ? undefined : 120_000);
   await writeFile(join(fake.workDir, 'dot.png'), Buffer.from(pngBase64, 'base64'));
   await writeFile(join(fake.workDir, 'notes.txt'), notesText);
   await writeFile(join(fake.workDir, 'spec.pdf'), pdfText);
@@ -23,14 +23,17 @@ async function setup(cli: ProviderName, answers = 2) {
 
 /** The user's part of a request: what the model was sent besides the system prompt and the tools. */
 function userPart(body: unknown): string {
-  const { messages, input } = body as { messages?: Array<{ role: string }>; input?: Array<{ role?: string }> };
-  return JSON.stringify((messages ?? input ?? []).filter((item) => item.role === 'user'));
+  const { messages, input, contents } = body as { messages?: Array<{ role: string }>; input?: Array<{ role?: string }>; contents?: Array<{ role?: string }> };
+  return JSON.stringify((messages ?? input ?? contents ?? []).filter((item) => item.role === 'user'));
 }
 
 const imageIn = (cli: ProviderName) =>
-  cli === 'claude' ? /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBORw0KGgo/ : /data:image\/png;base64,iVBORw0KGgo/;
+  ({
+    claude: /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBORw0KGgo/,
+    gemini: /"inlineData":\{"data":"iVBORw0KGgo[^"]*","mimeType":"image\/png"\}/,
+  })[cli as string] ?? /data:image\/png;base64,iVBORw0KGgo/;
 
-describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('images in a %s live session (real binary)', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('images in a %s live session (real binary)', (cli) => {
   it('a turn sent with an image carries it; the turn before, sent without, did not', async () => {
     const { model, opts } = await setup(cli);
     const live = await openLive(builtInAdapters[cli], opts);
@@ -73,7 +76,7 @@ describe('files in a claude live session (real binary)', () => {
   });
 });
 
-describe.each(['codex', 'copilot', 'pi'] as const)('files in a %s live session', (cli) => {
+describe.each(['codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('files in a %s live session', (cli) => {
   it('are refused by send(): its live protocol puts no file content in front of the model', async () => {
     const { opts } = await setup(cli, 0);
     const live = await openLive(builtInAdapters[cli], opts);

@@ -21,7 +21,7 @@ function scriptFile(name: string, content: string): string {
 describe('coderline run --fake-model', () => {
   const script = scriptFile('hello.json', JSON.stringify([{ text: 'Hello from the script.' }]));
 
-  it.each(['claude', 'codex', 'copilot', 'pi'])('runs the real %s against the scripted fake model, and removes what it set up', async (cli) => {
+  it.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'])('runs the real %s against the scripted fake model, and removes what it set up', async (cli) => {
     const temp = mkdtempSync(join(dir, `tmp-${cli}-`));
     const env = { ...process.env, TMPDIR: temp, PATH: `${node22}:${bin}:${process.env.PATH ?? ''}` };
     const result = await coderline(['run', '--cli', cli, '--fake-model', script, '--json', '-q', 'Say hello'], { env });

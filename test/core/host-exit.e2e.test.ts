@@ -23,7 +23,8 @@ const withTempEntry: Record<ProviderName, { env?: FakeEnvOptions; opts?: SharedS
   codex: { opts: { systemPrompt: 'Run what you are asked to.' } }, // instructions file
   copilot: { opts: { permissionPolicy: { mode: 'bypass' } } }, // the usage file
   pi: { tool: true }, // the tool bridge's extension
-  gemini: {}, // the run's own GEMINI_CLI_HOME
+  // The run's own GEMINI_CLI_HOME; bypass, since an allow rule still asks about a redirection (0.61.0).
+  gemini: { opts: { permissionPolicy: { mode: 'bypass' } } },
   opencode: { env: { isolation: 'strict' } }, // the coder's state dir (its XDG dirs)
 };
 
@@ -42,7 +43,8 @@ function cliTree(hostPid: number): { cli: number; tree: number[] } {
 
 const coderlineEntries = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('coderline-'));
 
-describe.each(['claude', 'codex', 'copilot', 'pi', 'opencode'] as const)('%s, when the host ends mid-run', (cli) => {
+// Every built-in CLI: the table above is a Record of them all, so a new CLI cannot be left out.
+describe.each(Object.keys(withTempEntry) as ProviderName[])('%s, when the host ends mid-run', (cli) => {
   it.each(['SIGKILL', 'SIGTERM', 'SIGINT'] as const)('%s: the CLI, its tool command and the temp entries are gone', async (signal) => {
     const adapter = builtInAdapters[cli];
     const work = mkdtempSync(join(tmpdir(), 'coderline-test-host-exit-'));

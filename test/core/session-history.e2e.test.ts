@@ -12,7 +12,7 @@ import { cleanupAfterTest } from '../support/cleanup.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { startScript } from '../cli/command.js';
 
-const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi'];
+const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'];
 
 async function workspace(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'coderline-history-ws-'));

@@ -51,6 +51,11 @@ describe('gemini invocation', () => {
     expect(settings.mcpServers).toEqual({ coderline: { httpUrl: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer s3cret' }, trust: true } });
   });
 
+  it('denyKinds exclude every Gemini tool of those kinds', async () => {
+    const { settings } = await invocation({ permissionPolicy: { deny: ['web_fetch'], denyKinds: ['shell', 'search'] } });
+    expect(settings.tools).toEqual({ exclude: ['web_fetch', 'run_shell_command', 'glob', 'grep_search', 'search_file_content'] });
+  });
+
   it('maps plan mode without its way out, allow and deny rules, Vertex auth; geminiSettings cannot undo the adapter\'s keys', async () => {
     const { built, settings } = await invocation({
       permissionPolicy: { mode: 'plan', allow: ['run_shell_command(git status)'], deny: ['web_fetch'] },

@@ -28,7 +28,7 @@ async function setup(cli: ProviderName, steps: Step[]) {
   cleanupAfterTest(() => model.close(), () => rm(dir, { recursive: true, force: true }));
   const markerFile = join(dir, 'marker.jsonl');
   const opts: OneShotOpts = {
-    ...withPinnedRuntime(cli, await model.env(cli, cli === 'copilot' ? {} : { requestTimeoutMs: 120_000 })),
+    ...withPinnedRuntime(cli, await model.env(cli, cli === 'copilot' || cli === 'gemini' ? {} : { requestTimeoutMs: 120_000 })),
     workingDirectory: dir,
     mcpServers: { fixture: { command: process.execPath, args: [fixtureProgram], env: { FIXTURE_MARKER_FILE: markerFile } } },
   };
@@ -42,7 +42,7 @@ function recording(decision: 'allow' | 'deny'): { seen: PermissionRequest[]; can
 
 const markerCall = expect.objectContaining({ toolName: 'mcp__fixture__write_marker', mcpServer: 'fixture', mcpTool: 'write_marker', input: { text: 'attack' } });
 
-describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('canUseTool and mcpServers with %s (real binary, live session)', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('canUseTool and mcpServers with %s (real binary, live session)', (cli) => {
   it('a denying callback: the server\'s tool does not run, and the callback saw the call with the server and tool named', async () => {
     const { opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'attack' }));
     const { seen, canUseTool } = recording('deny');
@@ -78,12 +78,14 @@ describe('canUseTool and mcpServers with claude (real binary, one-shot run)', ()
   });
 });
 
-describe.each(['claude', 'codex', 'copilot', 'pi'] as const)('canUseTool and a custom tool with %s (real binary, live session)', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('canUseTool and a custom tool with %s (real binary, live session)', (cli) => {
   const step: Record<typeof cli, Step[]> = {
     claude: [{ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input: { id: '42' } }] }],
     codex: [{ toolCalls: [codexToolSearch('lookup_ticket')] }, { toolCalls: [{ name: 'lookup_ticket', namespace: codexBridgeNamespace, input: { id: '42' } }] }],
     copilot: [{ toolCalls: [{ name: 'coderline-lookup_ticket', input: { id: '42' } }] }],
     pi: [{ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input: { id: '42' } }] }],
+    gemini: [{ toolCalls: [{ name: 'mcp_coderline_lookup_ticket', input: { id: '42' } }] }],
+    opencode: [{ toolCalls: [{ name: 'coderline_lookup_ticket', input: { id: '42' } }] }],
   };
 
   it('the bridge asks once; a deny holds and the model reads the message; an allow runs the handler', async () => {

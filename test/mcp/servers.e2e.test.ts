@@ -25,7 +25,7 @@ async function setup(cli: ProviderName, steps: Step[]) {
   return { model, dir, opts, markerFile: join(dir, 'marker.jsonl') };
 }
 
-describe.each(['claude', 'codex', 'copilot', 'pi', 'opencode'] as const)('mcpServers with %s (real binary)', (cli) => {
+describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('mcpServers with %s (real binary)', (cli) => {
   it('a stdio server: the host starts it with its env, the model calls its tool through the bridge, the result reaches the model; the server ends with the run', async () => {
     const { model, dir, opts, markerFile } = await setup(cli, callSteps[cli]('fixture', { text: 'hello-stdio' }));
     // The run's directory as an argument the fixture ignores: it tells this test's server in the process table.

@@ -55,6 +55,12 @@ describe('opencode argv', () => {
     expect(env!.OPENCODE_DISABLE_PROJECT_CONFIG).toBe('1');
   });
 
+  it('denyKinds deny every OpenCode tool of those kinds; write is OpenCode\'s edit, so it goes too', async () => {
+    const { env } = await build({ permissionPolicy: { denyKinds: ['shell', 'write', 'fetch'] } });
+    expect(JSON.parse(env!.OPENCODE_PERMISSION!)).toEqual({ bash: 'deny', edit: 'deny', webfetch: 'deny' });
+    expect(env!.OPENCODE_DISABLE_PROJECT_CONFIG).toBe('1');
+  });
+
   it('bypass is --auto', async () => {
     expect((await build({ permissionPolicy: { mode: 'bypass' } })).args).toContain('--auto');
   });

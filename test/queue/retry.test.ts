@@ -63,7 +63,7 @@ function queueDelayOf(cli: ProviderName, limit: RecordedLimit): number | undefin
 }
 
 describe('retry-after from the real CLIs’ recorded 429s', () => {
-  const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi'];
+  const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'];
 
   it.each(clis)('%s: a retry-after header is not in what it prints, so the queue backs off exponentially', (cli) => {
     const limits = recorded(cli, 'rate-limit-retry-after');
@@ -80,6 +80,8 @@ describe('retry-after from the real CLIs’ recorded 429s', () => {
     ['codex', undefined],
     ['copilot', 62_500],
     ['pi', 62_500],
+    ['gemini', 62_500],
+    ['opencode', 62_500],
   ] as const)('%s: "Please try again in 1m2.5s" in the API error → the queue waits %s ms', (cli, delay) => {
     const limits = recorded(cli, 'rate-limit-try-again-in');
     expect(limits.length).toBeGreaterThan(0);

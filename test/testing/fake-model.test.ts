@@ -20,7 +20,7 @@ async function workDir(): Promise<string> {
   return dir;
 }
 
-const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi'];
+const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'];
 
 describe('startFakeModel()', () => {
   it.each(clis)('answers %s with a scripted reply and records what the CLI sent', async (cli) => {

@@ -11,14 +11,16 @@ import { cleanupAfterTest } from '../support/cleanup.js';
 import { fakeForLive } from '../support/live.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 
-/** The tool names a model request offers (Anthropic `tools[].name`, chat-completions `tools[].function.name`). */
+type OfferedTool = { name?: string; function?: { name?: string }; functionDeclarations?: Array<{ name?: string }> };
+
+/** The tool names a model request offers (Anthropic `tools[].name`, chat completions `tools[].function.name`, Gemini `tools[].functionDeclarations[].name`). */
 const offered = (body: unknown): string[] =>
-  ((body as { tools?: Array<{ name?: string; function?: { name?: string } }> } | undefined)?.tools ?? []).map((tool) => tool.function?.name ?? tool.name ?? '');
+  ((body as { tools?: OfferedTool[] } | undefined)?.tools ?? []).flatMap((tool) => tool.functionDeclarations?.map((declaration) => declaration.name ?? '') ?? [tool.function?.name ?? tool.name ?? '']);
 
 const denyShell = (opts: OneShotOpts): OneShotOpts => ({ ...opts, permissionPolicy: { ...opts.permissionPolicy, denyKinds: ['shell'] } });
 
 describe('permissionPolicy.denyKinds (real binaries)', () => {
-  it.each(['claude', 'copilot', 'pi'] as const)('%s: a shell call the allow rules would run does not run', async (cli) => {
+  it.each(['claude', 'copilot', 'pi', 'gemini', 'opencode'] as const)('%s: a shell call the allow rules would run does not run', async (cli) => {
     const adapter = builtInAdapters[cli] as AdapterSpec<string>;
     const probe = adapter.probe!;
     let proof = '';
@@ -33,12 +35,12 @@ describe('permissionPolicy.denyKinds (real binaries)', () => {
     expect(offered(model.requests[0]?.body).length).toBeGreaterThan(0);
   });
 
-  it('copilot live (ACP): the same flags hold', async () => {
-    const probe = builtInAdapters.copilot.probe!;
+  it.each(['copilot', 'gemini', 'opencode'] as const)('%s live (ACP): the same flags hold', async (cli) => {
+    const probe = (builtInAdapters[cli] as AdapterSpec<string>).probe!;
     let proof = '';
-    const { opts, workDir } = await fakeForLive('copilot', (_request, index) => (index === 0 ? { toolCalls: [probe.shellCall(`touch ${proof}`)] } : { text: 'Done.' }));
+    const { opts, workDir } = await fakeForLive(cli, (_request, index) => (index === 0 ? { toolCalls: [probe.shellCall(`touch ${proof}`)] } : { text: 'Done.' }));
     proof = join(workDir, 'denied-kind.txt');
-    const coder = createCoder(builtInAdapters.copilot, denyShell({ ...opts, ...probe.toolOpts }));
+    const coder = createCoder(builtInAdapters[cli] as AdapterSpec<string>, denyShell({ ...opts, ...probe.toolOpts }));
     cleanupAfterTest(() => coder.close());
     const live = await coder.open();
     expect((await live.send('Touch it.').result).status).toBe('success');

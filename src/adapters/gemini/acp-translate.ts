@@ -3,7 +3,7 @@
 // `_meta.quota.token_count { input_tokens, output_tokens }`, those of that prompt alone.
 import type { Usage } from '../../events.js';
 import type { AcpTranslationSpec } from '../../core/acp/dialect.js';
-import { asJsonObject, countOf } from '../../schema/json.js';
+import { asJsonObject, countOf, stringOf } from '../../schema/json.js';
 
 function quotaUsage(answer: Record<string, unknown>): Usage | undefined {
   const tokens = asJsonObject(asJsonObject(asJsonObject(answer._meta)?.quota)?.token_count);
@@ -21,8 +21,20 @@ function modelFailure(message: string): { message: string; httpStatus?: number }
   return status === undefined ? undefined : { message, httpStatus: Number(status) };
 }
 
+/**
+ * The tool a call runs, from its id: Gemini makes it `<tool>__<tool>_<ms>_<n>` (0.61.0:
+ * `mcp_fixture_write_marker__mcp_fixture_write_marker_1796358547302_0`), while its ACP kind is `other`
+ * and its title "write_marker (fixture MCP Server)".
+ */
+function toolOfCallId(toolCall: Record<string, unknown>): string | undefined {
+  const id = stringOf(toolCall.toolCallId);
+  // Bounded: the back-reference costs the square of the id's length, and the id is the agent's to choose.
+  return id === undefined || id.length > 512 ? undefined : /^(.+)__\1_\d+_\d+$/.exec(id)?.[1];
+}
+
 export const geminiAcpTranslation: AcpTranslationSpec = {
   agent: 'gemini',
+  cliToolName: toolOfCallId,
   usage: quotaUsage,
   promptRefusal: modelFailure,
 };

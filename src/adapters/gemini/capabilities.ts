@@ -12,6 +12,7 @@ export const geminiCapabilities: CapabilityTable = {
   allowedTools: { level: 'native', how: 'tools.allowed in the run\'s settings: a tool name, or run_shell_command(<command prefix>); the tool is then offered and runs unasked' },
   'permissionPolicy.allow': { level: 'native', how: 'tools.allowed in the run\'s settings (as allowedTools)' },
   'permissionPolicy.deny': { level: 'native', how: 'tools.exclude in the run\'s settings: the tool is not offered (whole tools only)' },
+  'permissionPolicy.denyKinds': { level: 'native', how: 'tools.exclude in the run\'s settings: every tool of those kinds in the Tool kinds table below is not offered' },
   'permissionPolicy.mode=plan': { level: 'native', how: '--approval-mode=plan, with exit_plan_mode excluded (headless it is approved and switches the session to YOLO)' },
   'permissionPolicy.mode=bypass': { level: 'native', how: '--approval-mode=yolo' },
   sessionId: { level: 'native', how: '--session-id=<uuid> (a UUID; an existing one exits 42)' },
@@ -22,7 +23,7 @@ export const geminiCapabilities: CapabilityTable = {
   mcpServers: { level: 'native', how: "fronted by the tool bridge: the host connects to each server and re-serves its tools at /mcp/<name>; the run's settings name each as httpUrl (trust: true, the bridge gates each call); no env or header value reaches the CLI" },
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer' },
   maxTurns: { level: 'native', how: 'model.maxSessionTurns in the run\'s settings: the model calls of this run (a resumed session starts at 0; measured on 0.61.0), the limit exits 53 (max_turns)' },
-  images: { level: 'native', how: '@<path> references after the prompt (inside the working directory or addDirs): the CLI sends each as inline data' },
+  images: { level: 'native', how: '@<path> references after the prompt (inside the working directory or addDirs): the CLI sends each as inline data; live sessions: an ACP image content block per image in session/prompt (initialize answers promptCapabilities.image, 0.61.0)' },
   files: { level: 'native', how: '@<path> references after the prompt: text files as their content, PDFs as inline data' },
   geminiSettings: { level: 'native', how: "merged into the run's settings.json; the adapter's telemetry, privacy, security, ide, tools and mcpServers keys win" },
   canUseTool: {

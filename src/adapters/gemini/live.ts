@@ -20,9 +20,10 @@ export const geminiLive: LiveSpec = acpLiveSpec({
   },
   // The oldest version from which the sweep's live canaries pass (docs/compat.md).
   minVersion: geminiLiveMinVersion,
-  // Not verified over ACP: the prompt-based schema is a one-shot mechanism, attachments go as @path
-  // references in the one-shot prompt, session ids and the turn limit are one-shot settings.
-  notLive: ['outputSchema', 'sessionId', 'images', 'files', 'maxTurns'],
+  // Not verified over ACP: the prompt-based schema is a one-shot mechanism, files go as @path
+  // references in the one-shot prompt (images go as ACP image blocks), session ids and the turn
+  // limit are one-shot settings.
+  notLive: ['outputSchema', 'sessionId', 'files', 'maxTurns'],
   async buildInvocation(ctx) {
     // 0.61.0's session/load first resets the stored session, then answers "No previous sessions found":
     // the session would be lost.

@@ -4,8 +4,10 @@
 // the run's MCP servers (the tool bridge), tool rules and turn limit.
 import type { InvocationContext } from '../../core/contract/adapter.js';
 import { bridgedServers } from '../../core/tools/mcp-servers.js';
+import { toolNamesOfKinds } from '../../core/translate/tool-facts.js';
 import { cliEnvValue } from '../../core/session/session-store.js';
 import type { ResolvedOpts } from '../../options.js';
+import { geminiToolCatalog } from './tools.js';
 
 /** `security.auth.selectedType` for the run's environment; undefined lets the CLI decide. */
 export function authTypeOf(opts: ResolvedOpts): string | undefined {
@@ -16,10 +18,10 @@ export function authTypeOf(opts: ResolvedOpts): string | undefined {
   return undefined;
 }
 
-/** Tool rules: allow rules become `tools.allowed`, deny rules `tools.exclude` (the tool is not offered). */
+/** Tool rules: allow rules become `tools.allowed`, deny rules and denied kinds `tools.exclude` (the tool is not offered). */
 function toolRules(opts: ResolvedOpts): Record<string, unknown> {
   const allowed = [...new Set([...(opts.allowedTools ?? []), ...(opts.permissionPolicy?.allow ?? [])])];
-  const excluded = [...(opts.permissionPolicy?.deny ?? [])];
+  const excluded = [...(opts.permissionPolicy?.deny ?? []), ...toolNamesOfKinds(geminiToolCatalog(), opts.permissionPolicy?.denyKinds)];
   // Plan mode is read-only only while the model cannot leave it: exit_plan_mode is approved headless
   // and switches the session to YOLO (0.61.0).
   if (opts.permissionPolicy?.mode === 'plan') excluded.push('exit_plan_mode');

@@ -2,6 +2,7 @@
 // An option missing here fails fast with FeatureNotSupportedError, with the hint below.
 import type { CapabilityTable } from '../../core/contract/adapter.js';
 import type { FeatureName } from '../../options.js';
+import { opencodeToolKindsText } from './tools.js';
 
 const BRIDGE = 'the SDK-hosted MCP bridge (HTTP on 127.0.0.1 with a per-run secret), given to OpenCode in OPENCODE_CONFIG_CONTENT as mcp.<name> = { type: "remote", url, oauth: false, headers: { Authorization: "Bearer {env:CODERLINE_TOOL_BRIDGE_SECRET}" } } (the secret stays in the environment, not in the config text); tools named <server>_<tool> by OpenCode, reported as the custom tool\'s name or mcp__<server>__<tool>';
 
@@ -12,6 +13,7 @@ export const opencodeCapabilities: CapabilityTable = {
   allowedTools: { level: 'native', how: 'OPENCODE_PERMISSION {"<tool>": "allow"} (write, patch and multiedit are OpenCode\'s `edit`); rules naming tools of the tool bridge are decided there' },
   'permissionPolicy.allow': { level: 'native', how: 'OPENCODE_PERMISSION {"<tool>": "allow"}, like allowedTools' },
   'permissionPolicy.deny': { level: 'native', how: 'OPENCODE_PERMISSION {"<tool>": "deny"} (OpenCode then does not offer the tool; a call of it fails as the tool `invalid`); rules naming tools of the tool bridge are refused and hidden by the bridge' },
+  'permissionPolicy.denyKinds': { level: 'native', how: `OPENCODE_PERMISSION {"<tool>": "deny"} for every OpenCode tool of those kinds (${opencodeToolKindsText()}); OpenCode keys write, edit and patch under one permission, \`edit\`, so denying either kind denies both` },
   'permissionPolicy.mode=plan': { level: 'native', how: 'OPENCODE_PERMISSION {"edit": "deny", "bash": "deny", "task": "deny"} (read, glob, grep, webfetch and todowrite stay); OpenCode\'s own `plan` agent is not used: it still runs bash' },
   'permissionPolicy.mode=bypass': { level: 'native', how: '--auto (approves every ask that no rule denies, reading outside the working directory included)' },
   isolation: { level: 'native', how: "'strict': XDG_CONFIG_HOME, XDG_DATA_HOME (sessions), XDG_CACHE_HOME and XDG_STATE_HOME in a private dir per coder, and OPENCODE_DISABLE_CLAUDE_CODE=1; stored logins are then not found (pass API keys in the environment)" },
@@ -21,7 +23,7 @@ export const opencodeCapabilities: CapabilityTable = {
   outputSchema: { level: 'best-effort', how: 'schema instructions appended to the prompt; the SDK validates the answer (OpenCode has no structured output in `run`)' },
   streamPartialMessages: { level: 'best-effort', how: 'ignored: `run --format json` writes whole text and reasoning parts only' },
   canUseTool: { level: 'native', how: 'live sessions only (coder.open(), over `opencode acp`): OPENCODE_PERMISSION {"*": "ask"} with the policy\'s rules after it, so every tool call not allowed or denied by a rule comes as session/request_permission, answered once (allow_once / reject_once). A refusal fails the call and ends the turn; no deny message and no changed input reach the model (a changed input is refused). One-shot runs cannot ask (`run` rejects every ask): canUseTool there fails fast. Calls of `tools` and `mcpServers` are asked by the tool bridge on the host instead' },
-  images: { level: 'native', how: '--file=<absolute path> per image (OpenCode attaches it as a file part)' },
+  images: { level: 'native', how: '--file=<absolute path> per image (OpenCode attaches it as a file part); live sessions: an ACP image content block per image in session/prompt (initialize answers promptCapabilities.image, 1.18.33)' },
   files: { level: 'native', how: '--file=<absolute path> per file: OpenCode reads it in as a Read tool call of the first message' },
 };
 

@@ -11,7 +11,7 @@ import { gatedRun } from '../../core/options/gated-run.js';
 import { CoderError, InvalidOptionsError } from '../../errors.js';
 import type { ResolvedOpts } from '../../options.js';
 import { toolBridgeServerName } from '../../schema/tool-names.js';
-import { mcpToolOf, type McpNames } from './tools.js';
+import { mcpToolOf, opencodeToolsOfKinds, type McpNames } from './tools.js';
 
 /** The variable the tool bridge's secret reaches OpenCode in; the config names it (`{env:…}`), never holds it. */
 export const toolBridgeSecretVar = 'CODERLINE_TOOL_BRIDGE_SECRET';
@@ -61,6 +61,7 @@ export function permissionConfig(opts: ResolvedOpts, names: McpNames): Record<st
   if (policy?.mode === 'plan') for (const tool of PLAN_DENIED) permission[tool] = 'deny';
   // Deny wins: it comes last.
   put('permissionPolicy.deny', policy?.deny, 'deny');
+  put('permissionPolicy.denyKinds', opencodeToolsOfKinds(policy?.denyKinds), 'deny');
   if (problems.length) throw new InvalidOptionsError(problems, 'opencode');
   return Object.keys(permission).length ? permission : undefined;
 }

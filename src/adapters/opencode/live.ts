@@ -22,8 +22,9 @@ export const opencodeLive: LiveSpec = acpLiveSpec({
     interrupt: native('session/cancel notification: the prompt answers cancelled, the process stays'),
   },
   minVersion: opencodeLiveMinVersion,
-  // One-shot mechanisms (the prompt-based schema, --file, --variant, run's flags), not verified over ACP.
-  notLive: ['outputSchema', 'images', 'files', 'reasoningEffort', 'extraArgs'],
+  // One-shot mechanisms (the prompt-based schema, --file for files, --variant, run's flags), not
+  // verified over ACP; images go as ACP image blocks.
+  notLive: ['outputSchema', 'files', 'reasoningEffort', 'extraArgs'],
   async buildInvocation(ctx) {
     const { opts } = ctx;
     // Every tool asks but those at the tool bridge, which asks on the host itself (never twice);

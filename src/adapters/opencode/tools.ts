@@ -39,6 +39,17 @@ const BUILT_IN: Readonly<Record<string, ToolShape>> = {
 /** OpenCode's own tool names (what permission rules may name besides MCP tools). */
 export const OPENCODE_BUILT_IN_TOOLS: readonly string[] = Object.keys(BUILT_IN);
 
+/** OpenCode's own tools by kind, as the docs list them: `shell: bash; read: read; …`. */
+export const opencodeToolKindsText = (): string => {
+  const byKind = new Map<ToolKind, string[]>();
+  for (const [name, shape] of Object.entries(BUILT_IN)) byKind.set(shape.kind, [...(byKind.get(shape.kind) ?? []), name]);
+  return [...byKind].map(([kind, names]) => `${kind}: ${names.join(', ')}`).join('; ');
+};
+
+/** OpenCode's own tools of these kinds (permissionPolicy.denyKinds). */
+export const opencodeToolsOfKinds = (kinds: readonly ToolKind[] | undefined): string[] =>
+  kinds?.length ? OPENCODE_BUILT_IN_TOOLS.filter((name) => kinds.includes(BUILT_IN[name]!.kind)) : [];
+
 /** What the run's options say about the MCP servers the CLI sees: the bridge's own and the caller's. */
 export interface McpNames {
   /** Names of the run's custom tools (served as server `coderline`). */

@@ -34,6 +34,11 @@ export interface AcpTranslationSpec {
   usageIsSessionTotal?: boolean;
   /** The token counts of a prompt answer (`session/prompt`'s result); default: ACP's `usage` field. */
   usage?(answer: JsonObject): Usage | undefined;
+  /**
+   * The agent's own name of the tool a call runs, where its records carry one beside the ACP kind
+   * (the tool bridge matches its calls with the CLI's records by that name).
+   */
+  cliToolName?(toolCall: JsonObject): string | undefined;
   /** The agent's ACP kinds as tools (default: the protocol's, acpToolCatalog in tool-facts.ts). */
   toolCatalog?: ToolCatalog;
 }

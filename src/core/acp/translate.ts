@@ -117,7 +117,9 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
     tools.set(id, tool);
     // The title is the agent's own name or summary of the call (Copilot: an MCP tool's `<server>-<tool>`).
     const title = stringOf(update.title);
-    return [...flush(raw), { type: 'tool_use', id, name: acpToolName(update), input: update.rawInput ?? {}, tool, raw, ...(title ? { extra: { title } } : {}) }];
+    const cliToolName = spec.cliToolName?.(update);
+    const extra = { ...(title && { title }), ...(cliToolName && { cliToolName }) };
+    return [...flush(raw), { type: 'tool_use', id, name: acpToolName(update), input: update.rawInput ?? {}, tool, raw, ...(Object.keys(extra).length > 0 && { extra }) }];
   }
 
   function toolCallUpdate(update: JsonObject, raw: unknown): TranslatedEvent[] {

@@ -53,9 +53,9 @@ const RECORD_GRACE_MS = 2_000;
 /** A tool name as a comparable key: what pi and Copilot make of `mcp__<server>__<tool>` / `<server>-<tool>` compares equal. */
 const key = (name: string) => name.replace(/[^A-Za-z0-9_]/g, '_');
 
-/** The names a CLI's records may give this call: the user's name of a custom tool, `mcp__<server>__<tool>`, `<server>-<tool>`. */
+/** The names a CLI's records may give this call: the user's name of a custom tool, `mcp__<server>__<tool>`, `mcp_<server>_<tool>`, `<server>-<tool>`. */
 function recordNames({ server, tool }: Pick<BridgedCall, 'server' | 'tool'>): string[] {
-  const names = [`mcp__${server}__${tool}`, `${server}_${tool}`];
+  const names = [`mcp__${server}__${tool}`, `mcp_${server}_${tool}`, `${server}_${tool}`];
   return (server === toolBridgeServerName ? [tool, ...names] : names).map(key);
 }
 
