@@ -127,7 +127,8 @@ function judgeUnknownSession(expected: CanaryExpectation, sessionId: string, out
   if (outcome.error && !outcome.error.message.includes(sessionId)) missing.push(`the id "${sessionId}" in the error message (got: ${firstLine(outcome.error.message)})`);
   if (refused) {
     if (lines.some((line) => line.trim() !== '')) misclassified.push('refused before the CLI started, yet the CLI printed records');
-    if (!(expected.outcome.status === 'error' && refused.code === expected.outcome.code)) misclassified.push(`refused before the CLI started: ${refused.code}: ${firstLine(refused.message)}; expected error (session_not_found)`);
+    const want = expected.outcome.status === 'error' ? expected.outcome.code : undefined;
+    if (refused.code !== want) misclassified.push(`refused before the CLI started: ${refused.code}: ${firstLine(refused.message)}; expected ${want ? `error (${want})` : 'success'}`);
     return report(expected, outcome, exit, events, missing, misclassified);
   }
   if (exit.stoppedBy !== undefined && exit.stoppedBy !== 'linger') misclassified.push(`the CLI did not end by itself (stopped by the SDK: ${exit.stoppedBy})`);
