@@ -3,7 +3,7 @@
 // (src/probe/sweep-canaries.ts) through the SDK and the real binary against the fake model servers, one
 // version and one canary at a time; its stdout lands in fixtures/<cli>/<version>/compat/ and its
 // verdicts in compat/results.json, from which docs/compat.md and src/adapters/<cli>/versions.ts are
-// rewritten (then adapters.md, by the npm script, in a fresh process that loads the new versions.ts).
+// rewritten (then adapters.md, in a fresh process that loads the new versions.ts).
 // Then the live-session canaries (scripts/compat/live.ts) run on the same binary, into compat/live/.
 // `npm run compat -- --docs` only rewrites those from the results; `--live` runs the live canaries only,
 // `--live=steer,set-model` only those (the others keep their results); `--canaries=plan,subagent` only
@@ -161,6 +161,8 @@ async function main(): Promise<void> {
     }
   }
   writeDocs(results);
+  // adapters.md from the versions.ts just written: a fresh process, since this one loaded the old.
+  execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'adapters-md.ts')], { stdio: 'inherit' });
 }
 
 await main();

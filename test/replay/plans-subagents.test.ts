@@ -28,8 +28,11 @@ describe('copilot 1.0.102', () => {
     const events = oneShot('copilot', '1.0.102/subagent.jsonl');
     const task = ofType(events, 'tool_use').find((event) => event.name === 'task')!;
     const phases = ofType(events, 'subagent');
-    expect(phases.map((event) => [event.phase, event.toolUseId])).toEqual([['started', task.id], ['completed', task.id]]);
-    expect(phases[1]).toMatchObject({ status: 'success', usage: { totalTokens: expect.any(Number) }, taskId: phases[0]!.taskId });
+    // subagent.configured between them (the subagent's model) names the same task call.
+    expect(phases.map((event) => [event.phase, event.toolUseId])).toEqual([['started', task.id], ['progress', task.id], ['completed', task.id]]);
+    expect(phases[1]).toMatchObject({ taskId: phases[0]!.taskId, extra: { model: expect.any(String) } });
+    expect(phases[1]).not.toHaveProperty('status');
+    expect(phases[2]).toMatchObject({ status: 'success', usage: { totalTokens: expect.any(Number) }, taskId: phases[0]!.taskId });
     const inside = events.filter((event) => event.parentToolUseId === task.id && event.type !== 'progress');
     expect(inside.map((event) => event.type)).toEqual(['tool_use', 'tool_result', 'message']);
     // The subagent's report is not the run's answer.

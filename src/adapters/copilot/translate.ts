@@ -68,21 +68,28 @@ function toolOutputOf(data: JsonObject): ToolOutput {
 
 /**
  * `subagent.started` / `subagent.completed` (1.0.102, around a `task` call: agentId, toolCallId,
- * agentDisplayName, agentDescription; the end with totalTokens, totalToolCalls, durationMs).
+ * agentDisplayName, agentDescription; the end with totalTokens, totalToolCalls, durationMs), and
+ * between them `subagent.configured` (1.0.85 on: the subagent's model), a progress phase.
  */
-function subagentEvent(record: CopilotRecord): TranslatedEvent {
+function subagentEvent(record: CopilotRecord, taskCalls: Map<string, string>): TranslatedEvent {
   const { data } = record;
-  const toolUseId = stringOf(data.toolCallId);
+  const agentId = stringOf(record.raw.agentId);
+  // `subagent.configured` names only the agent: its task call is the one `subagent.started` named.
+  const toolUseId = stringOf(data.toolCallId) ?? (agentId === undefined ? undefined : taskCalls.get(agentId));
+  if (agentId !== undefined && toolUseId !== undefined) {
+    if (record.type === 'subagent.started') taskCalls.set(agentId, toolUseId);
+    else if (record.type !== 'subagent.configured') taskCalls.delete(agentId);
+  }
   const event: Extract<TranslatedEvent, { type: 'subagent' }> = {
     type: 'subagent',
-    phase: record.type === 'subagent.started' ? 'started' : 'completed',
-    taskId: stringOf(record.raw.agentId) ?? toolUseId ?? '',
+    phase: record.type === 'subagent.started' ? 'started' : record.type === 'subagent.configured' ? 'progress' : 'completed',
+    taskId: agentId ?? toolUseId ?? '',
     raw: record.raw,
   };
   if (toolUseId !== undefined) event.toolUseId = toolUseId;
   const description = stringOf(data.agentDescription) ?? stringOf(data.agentDisplayName);
   if (description !== undefined) event.description = description;
-  if (record.type !== 'subagent.started') event.status = record.type === 'subagent.failed' ? 'error' : 'success';
+  if (event.phase === 'completed') event.status = record.type === 'subagent.failed' ? 'error' : 'success';
   const totalTokens = asNumber(data.totalTokens);
   if (totalTokens !== undefined) event.usage = { totalTokens };
   const extra: JsonObject = {};
@@ -96,6 +103,8 @@ function subagentEvent(record: CopilotRecord): TranslatedEvent {
 export function createCopilotTranslator(ctx: TranslatorContext): Translator {
   const streamPartial = ctx.opts.streamPartialMessages === true;
   const toolNames = new Map<string, string>();
+  /** The task call of each subagent still running, by agent id. */
+  const taskCalls = new Map<string, string>();
   /** The CLI's own names of calls to the run's custom tools, by call id. */
   const bridgedCliNames = new Map<string, string>();
   const startedTools = new Set<string>();
@@ -304,9 +313,10 @@ export function createCopilotTranslator(ctx: TranslatorContext): Translator {
       case 'session.error':
         return sessionError(record);
       case 'subagent.started':
+      case 'subagent.configured':
       case 'subagent.completed':
       case 'subagent.failed':
-        return [subagentEvent(record)];
+        return [subagentEvent(record, taskCalls)];
       default:
         if (lifecycleTypes.has(record.type)) return lifecycle(record);
         return [{ type: 'progress', kind: 'unknown', subtype: record.type, raw: record.raw }];
