@@ -6,11 +6,11 @@ import { withCanaryOpts } from '../../src/probe/run.js';
 
 describe('withCanaryOpts', () => {
   it('adds the canary\'s keys to an object option both set, and keeps the fake model\'s', () => {
-    const fake = { codexConfig: { model_provider: 'fake', 'model_providers.fake.base_url': 'http://127.0.0.1:1/v1' }, extraEnv: { HOME: '/tmp/h' }, model: 'fake-model' };
+    const fake = { codexConfig: { model_provider: 'fake', 'model_providers.fake.base_url': 'http://127.0.0.1:1/v1' }, extraEnv: { FAKE_MARKER: 'fake' }, model: 'fake-model' };
     const merged = withCanaryOpts(fake, { codexConfig: { 'tools.update_plan.enabled': true }, extraEnv: { CLAUDE_CODE_ENABLE_TASKS: '0' } });
     expect(merged).toEqual({
       codexConfig: { model_provider: 'fake', 'model_providers.fake.base_url': 'http://127.0.0.1:1/v1', 'tools.update_plan.enabled': true },
-      extraEnv: { HOME: '/tmp/h', CLAUDE_CODE_ENABLE_TASKS: '0' },
+      extraEnv: { FAKE_MARKER: 'fake', CLAUDE_CODE_ENABLE_TASKS: '0' },
       model: 'fake-model',
     });
   });
