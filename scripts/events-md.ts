@@ -20,10 +20,10 @@ const meaning: Record<CoderEventType, string> = {
   permission: 'A tool use the CLI asked the host about (`canUseTool`): `toolName`, `input`, `toolUseId`, `tool` (the portable facts the callback got too); `phase: "request"` when the question arrives, `phase: "decision"` with the answer (`decision`, the deny `message`, a changed `updatedInput`). The core emits these; a callback that throws or times out is a `deny` plus a non-fatal `error` event.',
   plan: 'The agent\'s plan as it stands now (`items`: `content`, `status` pending / in_progress / completed): each event holds the whole list.',
   subagent: 'A subagent started by a `task` tool use: `phase` started / progress / completed, `taskId`, `description`, `usage` where given. Events produced inside it carry `parentToolUseId`.',
-  compaction: 'The CLI compacted the conversation to fit its context: `phase`, `trigger`, tokens before/after where the CLI says.',
+  compaction: 'The CLI compacted the conversation to fit its context: `phase`, `trigger`, tokens before/after where the CLI says. One that comes after a successful `done` means the CLI went on with the turn (OpenCode\'s summary step ends like a last one; pi compacts after its answer): the next `done` decides, and the run is not stopped in between. adapters.md (Events) says what brings each CLI to compact.',
   user_input: 'The agent asked the user (`onUserInput`): `phase: "request"` with the `questions`, `phase: "answer"` with `answers` or `decline`.',
   user_message: 'A message pushed into a running turn with `steer()`, at the point the CLI took it.',
-  done: 'The CLI\'s terminal record: `status`, final `text`, `sessionId`, native structured `output`. The exit code can still overrule it.',
+  done: 'The CLI\'s terminal record: `status`, final `text`, `sessionId`, native structured `output`. The exit code can still overrule it, and a `compaction` after a successful one reopens the turn.',
 };
 
 /** A short name for a record: its type, plus the sub-kind that tells records of one type apart. */

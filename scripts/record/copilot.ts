@@ -11,7 +11,7 @@ import type { InvocationContext, SessionTarget } from '../../src/core/contract/a
 import type { ResolvedOpts } from '../../src/options.js';
 import { copilotBinary, copilotTestEnv, copilotTokenVars, freshCopilotHome } from '../../src/testing/copilot-env.js';
 import { startFakeChat, type FakeChatOptions } from '../../src/testing/openai-chat.js';
-import type { Script } from '../../src/testing/script.js';
+import { withSummaries, type Script } from '../../src/testing/script.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -25,6 +25,8 @@ interface Scenario {
   signalAfterRequest?: { signal: NodeJS.Signals; ms: number };
   /** The first run's session target (default: a new session). */
   session?: SessionTarget;
+  /** More environment for the CLI (after the fake provider's). */
+  env?: Record<string, string>;
   /** Record a second run that resumes the first one's session (stored as <name>-resume.jsonl). */
   resume?: { prompt: string; script: Script };
 }
@@ -44,6 +46,23 @@ const scenarios: Scenario[] = [
       { text: 'Subagent ran it.' },
       { text: 'The subagent ran it.' },
     ],
+    opts: { permissionPolicy: { mode: 'bypass' } },
+  },
+  {
+    // Usage 19 000 of COPILOT_PROVIDER_MAX_PROMPT_TOKENS 20 000: a background summary call ("Please create
+    // a detailed summary…") while the turn goes on, whose result the later calls use; JSON prints no record of it.
+    name: 'compaction',
+    prompt: 'Fill the context',
+    env: { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '20000' },
+    script: withSummaries(
+      [
+        { toolCalls: [bash('echo filled', 'fill it')], usage: { inputTokens: 19_000, outputTokens: 10 } },
+        { toolCalls: [bash('sleep 3; echo two', 'fill it')], usage: { inputTokens: 19_000, outputTokens: 10 } },
+        { toolCalls: [bash('echo three', 'three')] },
+        { text: 'Done after compaction.' },
+      ],
+      /create a detailed summary/,
+    ),
     opts: { permissionPolicy: { mode: 'bypass' } },
   },
   {
@@ -193,7 +212,7 @@ async function recordRun(
   try {
     const opts = scenario.opts ?? {};
     const invocation = await copilotAdapter.buildInvocation(invocationContext(prompt, opts, session, cwd, scratch));
-    const env: Record<string, string> = { ...process.env, ...invocation.env, ...copilotTestEnv(server.url, { copilotHome }) } as Record<string, string>;
+    const env: Record<string, string> = { ...process.env, ...invocation.env, ...copilotTestEnv(server.url, { copilotHome }), ...scenario.env } as Record<string, string>;
     for (const name of copilotTokenVars) delete env[name];
     const started = Date.now();
     // Its own process group, signalled as a whole (as the SDK does): `copilot` is a Node loader that

@@ -10,7 +10,9 @@ import type { AdapterSpec } from '../../src/core/contract/adapter.js';
 import type { ProviderName } from '../../src/events.js';
 import type { OneShotOpts } from '../../src/options.js';
 import { formatRecording, type RecordedLine } from '../../src/replay/live-recording.js';
-import { fakeApiOf, startFakeModel, type Script } from '../../src/testing/index.js';
+import { fakeApiOf, startFakeModel, type FakeEnvOptions, type Script } from '../../src/testing/index.js';
+import { withSummaries } from '../../src/testing/script.js';
+import type { ScriptStep } from '../../src/core/contract/model-reply.js';
 import { pathWithNode22 } from '../../src/testing/pi-env.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -22,10 +24,12 @@ interface MeaningScenario {
   script: Script;
   prompts: string[];
   opts?: OneShotOpts;
+  fakeEnv?: FakeEnvOptions;
 }
 
 const todos = "INSERT INTO todos (id, title, status) VALUES ('t1', 'Write the tests', 'in_progress'), ('t2', 'Fix the bug', 'pending')";
 
+const fill = (command: string, name = 'bash'): ScriptStep => ({ toolCalls: [{ name, input: { command, description: 'Fill the context' } }], usage: { inputTokens: 19_000, outputTokens: 10 } });
 const scenarios: MeaningScenario[] = [
   {
     cli: 'codex',
@@ -54,6 +58,39 @@ const scenarios: MeaningScenario[] = [
     ],
     prompts: ['Plan it.', 'Delegate it.'],
   },
+  {
+    cli: 'copilot',
+    name: 'compaction',
+    what: 'usage 19 000 of COPILOT_PROVIDER_MAX_PROMPT_TOKENS 20 000: a background summary call while the turn goes on, then /compact (a summary call): no record of either but the text of /compact',
+    opts: { permissionPolicy: { mode: 'bypass' } },
+    fakeEnv: { contextWindow: 20_000 },
+    script: withSummaries([fill('echo filled'), fill('sleep 3; echo two'), { toolCalls: [{ name: 'bash', input: { command: 'echo three', description: 'three' } }] }, { text: 'Done after compaction.' }], /create a detailed summary/),
+    prompts: ['Fill the context.', '/compact'],
+  },
+  {
+    cli: 'opencode',
+    name: 'compaction',
+    what: 'usage 19 000 of a 20 000 context (limit.context): the summary call, then the answer; then /compact. No record marks either compaction: the summaries stream as agent messages',
+    fakeEnv: { contextWindow: 20_000 },
+    script: withSummaries([fill('echo filled'), { text: 'Done after compaction.' }], /summarization agent/i),
+    prompts: ['Fill the context.', '/compact'],
+  },
+  {
+    cli: 'pi',
+    name: 'compaction',
+    what: 'usage 19 000 of a 20 000 window (reserveTokens 2000, keepRecentTokens 1): compaction_start/end before the next model call',
+    fakeEnv: { contextWindow: 20_000 },
+    script: [fill('echo filled'), { text: 'Summary: the context was filled by shell calls.' }, { text: 'Done after compaction.' }],
+    prompts: ['Fill the context.'],
+  },
+  {
+    cli: 'gemini',
+    name: 'compaction',
+    what: 'model.compressionThreshold 0.0001: the second and third prompts start with the two compression calls, which no record shows; /compress is no command over ACP (the model gets it)',
+    opts: { geminiSettings: { model: { compressionThreshold: 0.0001 } } },
+    script: [{ text: 'First answer.', usage: { inputTokens: 5000, outputTokens: 10 } }, { text: 'Second answer.', usage: { inputTokens: 5000, outputTokens: 10 } }, { text: 'Third answer.' }],
+    prompts: ['First question.', 'Second question.', '/compress'],
+  },
 ];
 
 /** Temp paths and ports differ per recording: replaced so the files stay readable and comparable. */
@@ -65,10 +102,11 @@ async function recordOne(adapter: AdapterSpec<ProviderName>, scenario: MeaningSc
   const stateDir = await mkdtemp(join(tmpdir(), 'coderline-live-rec-state-'));
   const lines: RecordedLine[] = [];
   try {
-    const env = await model.env(scenario.cli, {});
+    const env = await model.env(scenario.cli, scenario.fakeEnv ?? {});
     const extraEnv = { ...env.extraEnv, ...(scenario.cli === 'pi' ? { PATH: pathWithNode22() } : {}) };
     const codexConfig = env.codexConfig || scenario.opts?.codexConfig ? { ...env.codexConfig, ...scenario.opts?.codexConfig } : undefined;
-    const opts: OneShotOpts = { ...env, ...scenario.opts, extraEnv, ...(codexConfig ? { codexConfig } : {}), workingDirectory: workDir };
+    const geminiSettings = env.geminiSettings || scenario.opts?.geminiSettings ? { ...env.geminiSettings, ...scenario.opts?.geminiSettings } : undefined;
+    const opts: OneShotOpts = { ...env, ...scenario.opts, extraEnv, ...(codexConfig ? { codexConfig } : {}), ...(geminiSettings ? { geminiSettings } : {}), workingDirectory: workDir };
     const live = await LiveSession.open(adapter, { cwd: workDir, coderStateDir: async () => stateDir, recordLine: (line) => lines.push(line) }, opts, { kind: 'new' });
     const turns: Array<{ prompt: string; status: string; text: string }> = [];
     try {
@@ -85,7 +123,7 @@ async function recordOne(adapter: AdapterSpec<ProviderName>, scenario: MeaningSc
     await mkdir(dir, { recursive: true });
     const text = formatRecording({ meta: { cli: scenario.cli, version, scenario: scenario.name, what: scenario.what, turns }, lines: lines.map(({ dir: way, line }) => ({ dir: way, line: scrub(line, replacements) })) });
     await writeFile(join(dir, `${scenario.name}.jsonl`), text);
-    console.error(`  live/${scenario.name}: ${lines.length} lines, turns ${turns.map((turn) => turn.status).join(', ')}`);
+    console.error(`  live/${scenario.name}: ${lines.length} lines, turns ${turns.map((turn) => turn.status).join(', ')}, requests ${model.allRequests.map((request) => `${request.method} ${request.path}`).join(', ')}`);
   } finally {
     await model.close();
     await rm(workDir, { recursive: true, force: true });

@@ -82,6 +82,15 @@ const scenarios: Scenario[] = [
       { text: 'The subagent reported back.' },
     ],
   },
+  {
+    name: 'compaction',
+    what: 'usage 127 000 of the 128 000 context: OpenCode summarizes (a side call), prints its nudge to go on, and the turn goes on',
+    script: [
+      { toolCalls: [{ name: 'bash', input: { command: 'echo filled', description: 'Fill the context' } }], usage: { inputTokens: 127_000, outputTokens: 10 } },
+      { text: 'Summary: the context was filled by one shell call.' },
+      { text: 'Done after compaction.' },
+    ],
+  },
   { name: 'error-401', what: '401: not retried, an APIError with statusCode, exit 1', script: [{ kind: 'error', status: 401, message: 'Invalid API key' }] },
   { name: 'error-500', what: '500 on every attempt (5 retries), then the APIError', script: [{ kind: 'error', status: 500, message: 'upstream exploded', ...quick }] },
   { name: 'error-429', what: '429 on every attempt (5 retries), then the APIError', script: [{ kind: 'error', status: 429, message: 'slow down', ...quick }] },

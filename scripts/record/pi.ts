@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeChat } from '../../src/testing/openai-chat.js';
-import { createPiEnv, PI_BIN, PI_FAKE_PLAIN_MODEL, type PiEnv } from '../../src/testing/pi-env.js';
+import { createPiEnv, PI_BIN, PI_FAKE_PLAIN_MODEL, type PiEnv, type PiEnvOptions } from '../../src/testing/pi-env.js';
 import type { Script } from '../../src/testing/script.js';
 
 interface Scenario {
@@ -14,6 +14,8 @@ interface Scenario {
   prompt: string;
   script: Script;
   args?: string[];
+  /** settings.json `compaction` (createPiEnv). */
+  compaction?: PiEnvOptions['compaction'];
   /** Runs before this scenario and returns extra args (e.g. a session to resume). */
   before?(env: PiEnv, cwd: string): Promise<string[]>;
 }
@@ -105,6 +107,25 @@ const scenarios: Scenario[] = [
       { text: 'Done with the tools.' },
     ],
   },
+  {
+    name: 'compaction',
+    prompt: 'Fill the context, then answer.',
+    // A tool call whose usage (120 000) passes 128 000 less reserveTokens: before the next model call
+    // pi summarizes what lies before the last keepRecentTokens (one side call), then the turn goes on.
+    compaction: { reserveTokens: 16_384, keepRecentTokens: 1 },
+    script: [
+      { toolCalls: [{ name: 'bash', input: { command: 'echo filled' } }], usage: { inputTokens: 120_000, outputTokens: 10 } },
+      { text: 'Summary: the context was filled by one shell call.' },
+      { text: 'Done after compaction.' },
+    ],
+  },
+  {
+    name: 'compaction-after-answer',
+    prompt: 'Answer near the limit.',
+    // The answer's own usage passes the threshold: pi compacts after the run, before it settles.
+    compaction: { reserveTokens: 16_384, keepRecentTokens: 1 },
+    script: [{ text: 'A long answer.', usage: { inputTokens: 120_000, outputTokens: 10 } }, { text: 'Summary: one long answer.' }],
+  },
   { name: 'error-401', prompt: 'Hi.', script: [{ kind: 'error', status: 401, message: 'Invalid API key' }] },
   { name: 'error-500-persistent', prompt: 'Hi.', script: [{ kind: 'error', status: 500, message: 'upstream exploded' }] },
   { name: 'error-429-persistent', prompt: 'Hi.', script: [{ kind: 'error', status: 429, message: 'slow down', retryAfterSeconds: 0 }] },
@@ -164,7 +185,7 @@ export async function record(): Promise<void> {
   for (const scenario of scenarios) {
     if (only && !only.includes(scenario.name)) continue;
     const server = await startFakeChat(scenario.script);
-    const env = await createPiEnv({ serverUrl: server.url, retry: { maxRetries: 1, baseDelayMs: 50 } });
+    const env = await createPiEnv({ serverUrl: server.url, retry: { maxRetries: 1, baseDelayMs: 50 }, ...(scenario.compaction ? { compaction: scenario.compaction } : {}) });
     const cwd = await mkdtemp(join(tmpdir(), 'coderline-pi-cwd-'));
     try {
       if (!outDir) {

@@ -60,6 +60,15 @@ export interface FakeEnvOptions {
    * Codex and pi have no strict isolation: refused. Gemini's home is private in every run; strict makes HOME the coder's too.
    */
   isolation?: 'strict';
+  /**
+   * The context window (tokens) the CLI is told the fake model has: a reply whose usage reaches it
+   * makes the CLI compact before its next model call (summarizing with one scripted step of its own).
+   * opencode: the model's limit.context; pi: its contextWindow, with compaction.reserveTokens a tenth
+   * of it and keepRecentTokens 1 (else a short conversation has nothing to summarize); copilot:
+   * COPILOT_PROVIDER_MAX_PROMPT_TOKENS (it compacts in the background from about 80%); codex:
+   * model_auto_compact_token_limit. Claude and Gemini: refused (no such setting measured).
+   */
+  contextWindow?: number;
 }
 
 /**
@@ -105,6 +114,10 @@ function checkEnvOptions(cli: ProviderName, options: FakeEnvOptions): void {
   const problems: string[] = [];
   if (options.isolation === 'strict' && (cli === 'codex' || cli === 'pi')) problems.push(`${cli} has no strict isolation`);
   if (options.requestTimeoutMs !== undefined && (cli === 'copilot' || cli === 'gemini')) problems.push(`${cli} has no setting for requestTimeoutMs`);
+  const window = options.contextWindow;
+  if (window !== undefined && (cli === 'claude' || cli === 'gemini')) problems.push(`${cli} has no setting for contextWindow`);
+  // OpenCode keeps 4096 tokens of it for the answer.
+  else if (window !== undefined && !(Number.isSafeInteger(window) && window >= 8192)) problems.push(`contextWindow must be an integer of at least 8192, not ${String(window)}`);
   if (problems.length) throw new InvalidOptionsError(problems);
 }
 
@@ -116,12 +129,16 @@ async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, op
       if (configDir) await mkdir(configDir);
       return { opts: claudeOptsForFake(server, { home: dir, configDir, maxRetries: options.retries ?? 1, apiTimeoutMs: options.requestTimeoutMs }) };
     }
-    case 'codex':
-      return { opts: codexFakeOpts(server, { home: dir, retries: options.retries ?? 0, streamIdleTimeoutMs: options.requestTimeoutMs }) };
+    case 'codex': {
+      const opts = codexFakeOpts(server, { home: dir, retries: options.retries ?? 0, streamIdleTimeoutMs: options.requestTimeoutMs });
+      if (options.contextWindow !== undefined) opts.codexConfig = { ...opts.codexConfig, model_auto_compact_token_limit: options.contextWindow };
+      return { opts };
+    }
     case 'copilot': {
       // Under strict isolation the adapter sets COPILOT_HOME per coder; a shared one would win over it.
       const extraEnv = copilotTestEnv(server.url, { copilotHome: dir });
       if (strict) delete extraEnv.COPILOT_HOME;
+      if (options.contextWindow !== undefined) extraEnv.COPILOT_PROVIDER_MAX_PROMPT_TOKENS = String(options.contextWindow);
       return { opts: { extraEnv, unsetEnv: copilotTokenVars } };
     }
     case 'gemini':
@@ -138,11 +155,13 @@ async function optionsFor(cli: ProviderName, server: FakeServer, dir: string, op
       };
     case 'pi': {
       const retry = { maxRetries: options.retries ?? 1, baseDelayMs: 50 };
-      const agent = await createPiAgent({ serverUrl: server.url, retry, requestTimeoutMs: options.requestTimeoutMs });
+      const window = options.contextWindow;
+      const compaction = window === undefined ? {} : { contextWindow: window, compaction: { reserveTokens: Math.ceil(window / 10), keepRecentTokens: 1 } };
+      const agent = await createPiAgent({ serverUrl: server.url, retry, requestTimeoutMs: options.requestTimeoutMs, ...compaction });
       return { opts: agent.opts, cleanup: agent.cleanup };
     }
     case 'opencode':
-      return { opts: await opencodeFakeOpts({ serverUrl: server.url, dir, requestTimeoutMs: options.requestTimeoutMs, strict }) };
+      return { opts: await opencodeFakeOpts({ serverUrl: server.url, dir, requestTimeoutMs: options.requestTimeoutMs, strict, contextWindow: options.contextWindow }) };
   }
 }
 
@@ -191,3 +210,4 @@ export function offeredTool(request: RecordedRequest, pattern: RegExp): string {
 export { responseFailedStep, streamClosedStep } from './openai-responses.js';
 export type { ModelReply, ScriptedToolCall, ScriptedUsage, ScriptStep } from '../core/contract/model-reply.js';
 export type { RecordedRequest, Script } from './script.js';
+export { withSummaries } from './script.js';

@@ -26,10 +26,12 @@ export interface OpencodeFakeOptions {
   requestTimeoutMs?: number | undefined;
   /** Leave the XDG dirs to the adapter (strict isolation gives each coder its own). */
   strict?: boolean;
+  /** The models' limit.context (default 128 000): usage near it makes OpenCode compact. */
+  contextWindow?: number | undefined;
 }
 
-export function opencodeFakeConfig(serverUrl: string, requestTimeoutMs?: number): Record<string, unknown> {
-  const limit = { context: 128_000, output: 4096 };
+export function opencodeFakeConfig(serverUrl: string, requestTimeoutMs?: number, contextWindow = 128_000): Record<string, unknown> {
+  const limit = { context: contextWindow, output: 4096 };
   return {
     $schema: 'https://opencode.ai/config.json',
     autoupdate: false,
@@ -57,7 +59,7 @@ export async function opencodeFakeOpts(options: OpencodeFakeOptions): Promise<Sh
   const configFile = join(dir, 'opencode.json');
   const names = options.strict ? ['home'] : ['home', 'config', 'data', 'cache', 'state'];
   await Promise.all(names.map((name) => mkdir(join(dir, name), { recursive: true })));
-  await writeFile(configFile, JSON.stringify(opencodeFakeConfig(options.serverUrl, options.requestTimeoutMs), null, 2));
+  await writeFile(configFile, JSON.stringify(opencodeFakeConfig(options.serverUrl, options.requestTimeoutMs, options.contextWindow), null, 2));
   const xdg: Record<string, string> = options.strict
     ? {}
     : { XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache'), XDG_STATE_HOME: join(dir, 'state') };

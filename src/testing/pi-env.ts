@@ -37,6 +37,13 @@ export interface PiEnvOptions {
   retry?: PiRetrySettings;
   /** Provider-level request timeout; pi's default is long (minutes). */
   requestTimeoutMs?: number;
+  /**
+   * settings.json `compaction`: pi compacts before a model call once the context passes the window
+   * (`contextWindow`) less `reserveTokens`, and summarizes only what lies before the last `keepRecentTokens`.
+   */
+  compaction?: { reserveTokens: number; keepRecentTokens: number };
+  /** The fake models' context window (default 128 000). */
+  contextWindow?: number;
 }
 
 export interface PiEnv {
@@ -60,7 +67,7 @@ export function assertNode22Installed(): void {
   }
 }
 
-export function piModelsJson(serverUrl: string): Record<string, unknown> {
+export function piModelsJson(serverUrl: string, contextWindow = 128_000): Record<string, unknown> {
   return {
     providers: {
       [PI_FAKE_PROVIDER]: {
@@ -71,16 +78,17 @@ export function piModelsJson(serverUrl: string): Record<string, unknown> {
         compat: { supportsDeveloperRole: false },
         models: [
           // Takes images, so `images` attachments reach the request (pi leaves them out for a text-only model).
-          { id: PI_FAKE_MODEL, reasoning: true, input: ['text', 'image'], contextWindow: 128000, maxTokens: 4096 },
-          { id: PI_FAKE_PLAIN_MODEL, reasoning: false, contextWindow: 128000, maxTokens: 4096 },
+          { id: PI_FAKE_MODEL, reasoning: true, input: ['text', 'image'], contextWindow, maxTokens: 4096 },
+          { id: PI_FAKE_PLAIN_MODEL, reasoning: false, contextWindow, maxTokens: 4096 },
         ],
       },
     },
   };
 }
 
-export function piSettingsJson(retry: PiRetrySettings, requestTimeoutMs: number): Record<string, unknown> {
+export function piSettingsJson(retry: PiRetrySettings, requestTimeoutMs: number, compaction?: PiEnvOptions['compaction']): Record<string, unknown> {
   return {
+    ...(compaction ? { compaction: { enabled: true, ...compaction } } : {}),
     retry: {
       enabled: true,
       maxRetries: retry.maxRetries,
@@ -111,10 +119,10 @@ export async function createPiAgent(options: PiEnvOptions): Promise<PiEnv> {
   await mkdir(agentDir, { recursive: true });
   await mkdir(home, { recursive: true });
   const retry = options.retry ?? { maxRetries: 1, baseDelayMs: 50 };
-  await writeFile(join(agentDir, 'models.json'), JSON.stringify(piModelsJson(options.serverUrl), null, 2));
+  await writeFile(join(agentDir, 'models.json'), JSON.stringify(piModelsJson(options.serverUrl, options.contextWindow), null, 2));
   await writeFile(
     join(agentDir, 'settings.json'),
-    JSON.stringify(piSettingsJson(retry, options.requestTimeoutMs ?? 60_000), null, 2),
+    JSON.stringify(piSettingsJson(retry, options.requestTimeoutMs ?? 60_000, options.compaction), null, 2),
   );
   return {
     agentDir,

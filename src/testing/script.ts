@@ -30,3 +30,17 @@ export function textDeltas(text: string): string[] {
   const parts = text.match(/\S+\s*|\s+/g);
   return parts ?? [text];
 }
+
+/**
+ * `steps` in order, except that a request whose body matches `asks` (the CLI compacting, perhaps in
+ * the background while the turn goes on) gets `summary` whenever it comes.
+ */
+export function withSummaries(steps: readonly ScriptStep[], asks: RegExp, summary = 'Summary: the context was filled by shell calls.'): Script {
+  let next = 0;
+  return (request) => {
+    if (asks.test(JSON.stringify(request.body))) return { text: summary };
+    const step = steps[Math.min(next++, steps.length - 1)];
+    if (!step) throw new Error('the fake model script is empty');
+    return step;
+  };
+}

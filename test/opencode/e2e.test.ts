@@ -124,6 +124,21 @@ describe('opencode e2e (real binary)', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('an auto-compaction mid-turn: a compaction event, and the turn goes on to its real answer (the summary step is no end)', async () => {
+    // Usage 127 000 of the fake model's 128 000 context makes OpenCode summarize; the summary call ends
+    // with reason "stop" like a last step. The answer after it comes later than the linger allows.
+    const { fake, opts } = await setup([
+      { toolCalls: [{ name: 'bash', input: { command: 'echo filled', description: 'Fill the context' } }], usage: { inputTokens: 127_000, outputTokens: 10 } },
+      { text: 'Summary: one shell call.' },
+      { text: 'Done after compaction.', delayMs: 1_500 },
+    ]);
+    const result = await run(opencodeAdapter, 'Work.', { ...opts, terminalGraceMs: 500, collectEvents: true });
+    expect(result.status).toBe('success');
+    expect(result.text).toBe('Done after compaction.');
+    expect(ofType(result.events, 'compaction').map((event) => [event.phase, event.trigger])).toEqual([['completed', 'auto']]);
+    expect(fake.requests).toHaveLength(3);
+  });
+
   it('plan mode: the shell and writes are denied and not offered; the run goes on', async () => {
     const { fake, cwd, opts } = await setup([{ toolCalls: [{ name: 'bash', input: { command: 'touch refused.txt', description: 'Write' } }] }, { text: 'Could not.' }]);
     const result = await run(opencodeAdapter, 'Try.', { ...opts, permissionPolicy: { mode: 'plan' }, collectEvents: true });

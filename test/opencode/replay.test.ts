@@ -83,6 +83,18 @@ describe(`opencode ${VERSION} replay`, () => {
     expect(ofType(events, 'done')[0]?.text).toBe('The subagent reported back.');
   });
 
+  it('an auto-compaction: the summary step ends "stop", then the nudge is the compaction event, then the turn goes on', () => {
+    const events = replay('compaction');
+    expect(meta('compaction').modelRequests).toBe(3);
+    expect(ofType(events, 'compaction').map(({ phase, trigger, tokensBefore, tokensAfter }) => ({ phase, trigger, tokensBefore, tokensAfter }))).toEqual([
+      { phase: 'completed', trigger: 'auto', tokensBefore: undefined, tokensAfter: undefined },
+    ]);
+    // The nudge is not an answer; the done after it is the turn's (the core lets a compaction reopen a done).
+    expect(ofType(events, 'message').map((event) => event.text)).toEqual(['Summary: the context was filled by one shell call.', 'Done after compaction.']);
+    const afterCompaction = events.slice(events.findIndex((event) => event.type === 'compaction'));
+    expect(ofType(afterCompaction, 'done').map((event) => event.text)).toEqual(['Done after compaction.']);
+  });
+
   it('API errors are fatal with their code and status; a persistent 5xx or 429 comes after the silent retries', () => {
     expect(ofType(replay('error-401'), 'error')[0]).toMatchObject({ code: 'auth', httpStatus: 401, fatal: true });
     expect(ofType(replay('error-500'), 'error')[0]).toMatchObject({ code: 'server', httpStatus: 500, fatal: true });

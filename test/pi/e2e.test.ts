@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { piAdapter } from '../../src/adapters/pi/index.js';
 import { createCoder, run, type SharedStartOpts } from '../../src/index.js';
 import { startFakeModel, type FakeEnvOptions, type FakeModel, type RecordedRequest, type Script } from '../../src/testing/index.js';
+import { ofType } from '../support/events.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { isGroupAlive, killMarked, markedProcessStarts, pidsWithMarker, uniqueMarker } from '../support/processes.js';
 import { abortOnceMarkedCommandRuns } from '../support/abort.js';
@@ -69,6 +70,16 @@ describe('pi end to end (real binary, fake model)', () => {
     const rawOfEvents = events.filter((event) => event.type !== 'stderr' && event.raw !== null).map((event) => JSON.stringify(event.raw));
     const lineSet = new Set(records.map((record) => JSON.stringify(record)));
     for (const raw of rawOfEvents) expect(lineSet.has(raw)).toBe(true);
+  });
+
+  it('an answer whose usage passes the compaction threshold: pi compacts after it, and the run still succeeds with that answer (and the summary call in the usage)', async () => {
+    // contextWindow 20 000: pi compacts above 18 000 (reserveTokens 2000); its summary call takes the second step.
+    const { fake, opts } = await setup([{ text: 'A long answer.', usage: { inputTokens: 19_000, outputTokens: 10 } }, { text: 'Summary: one long answer.', usage: { inputTokens: 50, outputTokens: 5 } }], { contextWindow: 20_000 });
+    const result = await run(piAdapter, 'Answer near the limit.', { ...opts, collectEvents: true });
+    expect(result).toMatchObject({ status: 'success', text: 'A long answer.' });
+    expect(ofType(result.events, 'compaction').map((event) => [event.phase, event.trigger, event.tokensBefore])).toEqual([['started', 'auto', undefined], ['completed', 'auto', expect.any(Number)]]);
+    expect(result.usage).toMatchObject({ inputTokens: 19_050, outputTokens: 15 });
+    expect(fake.requests).toHaveLength(2);
   });
 
   it('runs a bash tool call for real and reports its result', async () => {

@@ -138,4 +138,32 @@ describe.each(versions)('pi %s recordings', (version) => {
   });
 });
 
+describe('pi 1.6.0 auto-compaction (usage 120 000 of a 128 000 window, reserveTokens 16 384, keepRecentTokens 1)', () => {
+  it('between the tool call and the answer: started and completed with the tokens before and after; the summary call counts in the usage; the answer is the one after it', () => {
+    const records = fixtureLines('1.6.0', 'compaction');
+    const events = replay(records);
+    expect(ofType(events, 'compaction').map(({ phase, trigger, tokensBefore, tokensAfter }) => ({ phase, trigger, tokensBefore, tokensAfter }))).toEqual([
+      { phase: 'started', trigger: 'auto', tokensBefore: undefined, tokensAfter: undefined },
+      { phase: 'completed', trigger: 'auto', tokensBefore: 120_012, tokensAfter: 1342 },
+    ]);
+    const types = events.map((event) => event.type).filter((type) => type !== 'progress');
+    expect(types.indexOf('compaction')).toBeGreaterThan(types.indexOf('tool_result'));
+    // The tool call, the summary call, the answer.
+    expect(ofType(events, 'usage').map((event) => event.usage.inputTokens)).toEqual([120_000, 10, 10]);
+    // The summary is not an answer.
+    expect(ofType(events, 'message').map((event) => event.text)).toEqual(['Done after compaction.']);
+    expect(ofType(events, 'done')).toEqual([expect.objectContaining({ status: 'success', text: 'Done after compaction.' })]);
+  });
+
+  it('after the answer (its usage passed the threshold): the compaction follows agent_end, and the same done comes again after it (the core lets a compaction reopen a done)', () => {
+    const events = replay(fixtureLines('1.6.0', 'compaction-after-answer'));
+    const types = events.map((event) => event.type).filter((type) => type !== 'progress' && type !== 'usage');
+    expect(types.slice(-4)).toEqual(['done', 'compaction', 'compaction', 'done']);
+    expect(ofType(events, 'done').map(({ status, text }) => ({ status, text }))).toEqual([
+      { status: 'success', text: 'A long answer.' },
+      { status: 'success', text: 'A long answer.' },
+    ]);
+  });
+});
+
 describeCompatReplay('pi');

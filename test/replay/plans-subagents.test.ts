@@ -1,4 +1,4 @@
-// Plans, subagents and compactions of codex 0.171.0 and copilot 1.0.102, replayed from what the real
+// Plans, subagents and compactions of codex 0.171.0, copilot 1.0.102, pi 1.6.0 and opencode 1.18.33, replayed from what the real
 // binaries printed against the fake model (`npm run record`: one-shot fixtures and live/ recordings).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,5 +46,24 @@ describe('copilot 1.0.102', () => {
   it('ACP: the plan update is a plan event (empty: 1.0.102 does not fill it from the todos)', () => {
     const [first] = live('copilot', '1.0.102/live/plan-subagent.jsonl');
     expect(ofType(first!, 'plan').map((event) => event.items)).toEqual([[]]);
+  });
+});
+
+describe('pi 1.6.0 RPC (live)', () => {
+  it('an auto-compaction between the tool call and the answer: started, then completed with the tokens before and after', () => {
+    const [turn] = live('pi', '1.6.0/live/compaction.jsonl');
+    expect(ofType(turn!, 'compaction').map(({ phase, trigger, tokensBefore, tokensAfter }) => ({ phase, trigger, tokensBefore, tokensAfter }))).toEqual([
+      { phase: 'started', trigger: 'auto', tokensBefore: undefined, tokensAfter: undefined },
+      { phase: 'completed', trigger: 'auto', tokensBefore: 19_012, tokensAfter: expect.any(Number) },
+    ]);
+    expect(ofType(turn!, 'done').map((event) => event.text)).toEqual(['Done after compaction.']);
+  });
+});
+
+describe('opencode 1.18.33 ACP (live)', () => {
+  it('an auto-compaction has no record over ACP, but its summary is a message of its own (another messageId): the answer is the one after it', () => {
+    const [turn] = live('opencode', '1.18.33/live/compaction.jsonl');
+    expect(ofType(turn!, 'message').map((event) => event.text)).toEqual(['Summary: the context was filled by shell calls.', 'Done after compaction.']);
+    expect(ofType(turn!, 'compaction')).toEqual([]);
   });
 });

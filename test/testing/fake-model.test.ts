@@ -1,4 +1,5 @@
 // coderline/testing as a user sees it: start a fake model, point a real CLI at it, run, assert.
+import { readFileSync } from 'node:fs';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,26 @@ describe('startFakeModel()', () => {
     await expect(chat.env('copilot', { requestTimeoutMs: 1000 })).rejects.toThrow(/copilot has no setting for requestTimeoutMs/);
     await expect(startFakeModel({ api: 'anthropic', script: [], cutWith: 'error' })).rejects.toBeInstanceOf(InvalidOptionsError);
     expect(await chat.env('copilot', { isolation: 'strict' })).toMatchObject({ isolation: 'strict' });
+  });
+
+  it('contextWindow: the setting each CLI compacts by (the CLIs that have one), refused for the others and for a window OpenCode cannot hold', async () => {
+    const anthropic = await startFakeModel({ api: 'anthropic', script: [{ text: 'x' }] });
+    const responses = await startFakeModel({ api: 'openai-responses', script: [{ text: 'x' }] });
+    const chat = await startFakeModel({ api: 'openai-chat', script: [{ text: 'x' }] });
+    open.push(anthropic, responses, chat);
+    await expect(anthropic.env('claude', { contextWindow: 20_000 })).rejects.toThrow(/claude has no setting for contextWindow/);
+    await expect(chat.env('opencode', { contextWindow: 4096 })).rejects.toThrow(/at least 8192/);
+    await expect(chat.env('pi', { contextWindow: 15_000.5 })).rejects.toThrow(/integer/);
+    expect((await chat.env('copilot', { contextWindow: 20_000 })).extraEnv).toMatchObject({ COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '20000' });
+    expect((await responses.env('codex', { contextWindow: 20_000 })).codexConfig).toMatchObject({ model_auto_compact_token_limit: 20_000 });
+    const opencode = await chat.env('opencode', { contextWindow: 20_000 });
+    const config = JSON.parse(readFileSync(opencode.extraEnv!.OPENCODE_CONFIG!, 'utf8')) as { provider: { fake: { models: Record<string, { limit: { context: number } }> } } };
+    expect(Object.values(config.provider.fake.models).map((model) => model.limit.context)).toEqual([20_000, 20_000]);
+    const pi = await chat.env('pi', { contextWindow: 20_000 });
+    const agentDir = pi.extraEnv!.PI_CODING_AGENT_DIR!;
+    const models = JSON.parse(readFileSync(join(agentDir, 'models.json'), 'utf8')) as { providers: { fake: { models: Array<{ contextWindow: number }> } } };
+    expect(models.providers.fake.models.map((model) => model.contextWindow)).toEqual([20_000, 20_000]);
+    expect(JSON.parse(readFileSync(join(agentDir, 'settings.json'), 'utf8'))).toMatchObject({ compaction: { enabled: true, reserveTokens: 2000, keepRecentTokens: 1 } });
   });
 
   it('stopServer() releases the port but keeps the dirs env() made', async () => {

@@ -15,6 +15,7 @@ import type { Translator, TranslatorContext } from '../../core/contract/adapter.
 import { classifyApiError } from '../../core/translate/api-errors.js';
 import { sha256Hex } from '../../core/translate/sha256.js';
 import { bridgedToolName, toolBridgeServerName } from '../../schema/tool-names.js';
+import { countOf } from '../../schema/json.js';
 import { isRecord, textOf, thinkingOf, type PiMessage, type PiRecord, type PiToolResult, type PiUsage } from './records.js';
 import { parsedJson } from '../../core/translate/tool-output.js';
 
@@ -27,11 +28,11 @@ const RETRY_RECORDS = new Set(['summarization_retry_scheduled', 'summarization_r
 const STATE_RECORDS = new Set(['queue_update', 'entry_appended', 'session_info_changed', 'thinking_level_changed']);
 
 /**
- * pi's compaction records, as its 1.6.0 source emits them (AgentSession: `reason` manual, threshold or
- * overflow; the end's `result` has `tokensBefore` and `estimatedTokensAfter`, none when it failed).
- * Not yet seen in a recording: the fake model did not bring 1.6.0 to compact (docs/adapters.md, Events).
+ * pi's compaction records (1.6.0, recorded: `reason` manual, threshold or overflow; the end's `result`
+ * has `tokensBefore`, `estimatedTokensAfter` and the usage of the summary call, none when it failed).
+ * The summary call is a model call like the others: its usage counts.
  */
-function compaction(record: PiRecord): TranslatedEvent {
+function compaction(record: PiRecord): TranslatedEvent[] {
   const fields = record as Record<string, unknown>;
   const event: Extract<TranslatedEvent, { type: 'compaction' }> = { type: 'compaction', phase: record.type === 'compaction_start' ? 'started' : 'completed', raw: record };
   if (typeof fields.reason === 'string') event.trigger = fields.reason === 'manual' ? 'manual' : 'auto';
@@ -39,18 +40,20 @@ function compaction(record: PiRecord): TranslatedEvent {
   if (typeof result?.tokensBefore === 'number') event.tokensBefore = result.tokensBefore;
   if (typeof result?.estimatedTokensAfter === 'number') event.tokensAfter = result.estimatedTokensAfter;
   if (typeof fields.errorMessage === 'string') event.extra = { errorMessage: fields.errorMessage };
-  return event;
+  const usage = isRecord(result?.usage) ? piUsage(result.usage as PiUsage) : undefined;
+  return usage ? [event, { type: 'usage', usage, raw: record }] : [event];
 }
 
 export function piUsage(usage: PiUsage | undefined): Usage | undefined {
   if (!usage) return undefined;
-  const cacheRead = usage.cacheRead ?? 0;
+  // Records are untrusted: a count that is not a number is none (never a string concatenation).
+  const cacheRead = countOf(usage.cacheRead);
   const result: Usage = {
     // pi counts cache reads/writes apart from `input`; Usage.inputTokens is the whole prompt.
-    inputTokens: (usage.input ?? 0) + cacheRead + (usage.cacheWrite ?? 0),
+    inputTokens: countOf(usage.input) + cacheRead + countOf(usage.cacheWrite),
     cachedInputTokens: cacheRead,
-    outputTokens: usage.output ?? 0,
-    reasoningTokens: usage.reasoning ?? 0,
+    outputTokens: countOf(usage.output),
+    reasoningTokens: countOf(usage.reasoning),
   };
   // pi prices usage from models.json; 0 means "no price known", not "free".
   const cost = usage.cost?.total;
@@ -289,8 +292,16 @@ export function createPiTranslator(ctx: TranslatorContext): Translator {
         return events;
       }
       case 'compaction_start':
-      case 'compaction_end':
-        return [compaction(record)];
+      case 'compaction_end': {
+        const events = compaction(record);
+        // pi also compacts after the run, once the answer passed the threshold: the core takes a
+        // compaction after the final record as the turn going on, so the same final record comes again.
+        if (done && !last.failed && record.type === 'compaction_end') {
+          done = false;
+          events.push(...finish(record));
+        }
+        return events;
+      }
       case 'agent_end':
         return done ? [{ type: 'progress', kind: 'status', subtype: 'agent_end', raw: record }] : agentEnd(record);
       default:

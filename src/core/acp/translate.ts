@@ -72,6 +72,8 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
   let modelWrote = false;
   /** A failure chunk held back until the turn shows whether it was the agent's last word. */
   let failure: { chunk: string; failed: AcpFailure; raw: unknown } | undefined;
+  /** The `messageId` of the text being streamed, where the agent names one. */
+  let messageId: string | undefined;
 
   /** A held failure chunk that turned out not to be last is text like any other. */
   function releaseFailure(): TranslatedEvent[] {
@@ -104,6 +106,10 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
     }
     const events = kind === 'message' ? releaseFailure() : [];
     if (kind === 'message') {
+      // Another message id is another message, not more of this one (OpenCode's compaction summary, then its answer).
+      const id = stringOf(update.messageId);
+      if (id !== undefined && messageId !== undefined && id !== messageId && text) events.push(...flush(raw));
+      messageId = id ?? messageId;
       text += piece;
       modelWrote ||= piece !== '';
     } else reasoning += piece;

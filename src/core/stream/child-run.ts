@@ -116,6 +116,10 @@ export async function readChild(
     emit(event);
     if (event.type === 'done' && !lingerTimer) {
       lingerTimer = setTimeout(() => stop('linger', STOP_STEPS), terminalGraceMs);
+    } else if (event.type === 'compaction' && lingerTimer) {
+      // The turn goes on after what looked like its end (the tracker waits for the next final record).
+      clearTimeout(lingerTimer);
+      lingerTimer = undefined;
     }
   };
 

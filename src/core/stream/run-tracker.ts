@@ -51,6 +51,11 @@ export class RunTracker {
       case 'done':
         this.done ??= event;
         break;
+      case 'compaction':
+        // A compaction after the final record means the CLI went on with the turn (OpenCode
+        // summarizes after a step that ended like the last one): the next final record decides.
+        if (this.done?.status === 'success') this.done = undefined;
+        break;
       case 'error':
         if (event.fatal) this.fatalError ??= event;
         break;
