@@ -85,6 +85,17 @@ export function configContent(bridge: ToolBridgeInfo | undefined): Record<string
   return { mcp: Object.fromEntries(servers.map((server) => [server.name, remoteServer(server)])) };
 }
 
+/**
+ * OpenCode replaces {env:NAME} and {file:PATH} in every config text it loads, OPENCODE_CONFIG_CONTENT
+ * too, and a live session's model is written there: a brace in a model id (no provider/model id has
+ * one) would let whoever picks the model make OpenCode read a variable or a file. Refused, one-shot too.
+ */
+export function checkModelId(opts: ResolvedOpts): void {
+  if (opts.model !== undefined && /[{}]/.test(opts.model)) {
+    throw new InvalidOptionsError([`model: ${JSON.stringify(opts.model)} holds a brace, which OpenCode's config reads as {env:…} or {file:…}; a model id is provider/model`], 'opencode');
+  }
+}
+
 /** A gate and a caller's own value for a variable that carries it cannot both hold: refused before the run. */
 export function checkGateVariables(opts: ResolvedOpts, carriesGate: boolean): void {
   if (!carriesGate && !gatedRun(opts)) return;

@@ -5,7 +5,7 @@ import type { AdapterSpec } from '../../core/contract/adapter.js';
 import { gatedRun } from '../../core/options/gated-run.js';
 import { buildOpencodeInvocation } from './argv.js';
 import { opencodeCapabilities, opencodeInsteadHints, opencodeOwnedFlags } from './capabilities.js';
-import { checkGateVariables, permissionConfig } from './config.js';
+import { checkGateVariables, checkModelId, permissionConfig } from './config.js';
 import { opencodeDocs } from './docs.js';
 import { opencodeAuth, opencodeEnvironment } from './environment.js';
 import { explainOpencodeExit } from './exit.js';
@@ -27,7 +27,9 @@ export const opencodeAdapter: AdapterSpec<'opencode'> = {
   ownedFlags: opencodeOwnedFlags,
   insteadHints: opencodeInsteadHints,
   validate(opts) {
-    // Both throw before anything spawns: a rule OpenCode cannot match, a gate the caller's env would undo.
+    // All throw before anything spawns: a model id OpenCode's config would expand, a rule it cannot
+    // match, a gate the caller's env would undo.
+    checkModelId(opts);
     const permission = permissionConfig(opts, mcpNamesOf(opts));
     checkGateVariables(opts, permission !== undefined || gatedRun(opts) || Boolean(opts.tools?.length || opts.mcpServers));
   },
