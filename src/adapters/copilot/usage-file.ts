@@ -4,8 +4,8 @@
 // reasoningTokens } } }`, cumulative over the session (a resumed run's file counts the earlier runs
 // too). `inputTokens` already includes the cache reads (the model's `prompt_tokens`). Measured on
 // 1.0.102 against the fake chat-completions server (test/copilot/e2e.test.ts).
-import { readFile } from 'node:fs/promises';
 import type { SessionUsageReport } from '../../core/contract/adapter.js';
+import { readStoreText } from '../../core/session/store-file.js';
 import { asJsonObject, countOf } from '../../schema/json.js';
 import type { Usage } from '../../events.js';
 
@@ -27,7 +27,7 @@ export function sessionUsageFrom(file: unknown): Usage | undefined {
 
 /** Reads the file the CLI wrote at exit; nothing when it wrote none (killed before its exit). */
 export async function readUsageFile(path: string): Promise<SessionUsageReport | undefined> {
-  const text = await readFile(path, 'utf8');
+  const text = await readStoreText(path, 16 * 1024 * 1024);
   if (text.trim() === '') return undefined;
   const raw: unknown = JSON.parse(text);
   const sessionTotal = sessionUsageFrom(raw);

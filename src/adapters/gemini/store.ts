@@ -5,10 +5,10 @@
 // `{sessionId, projectHash, startTime, lastUpdated, kind}`; then message records `{id, type:
 // "user"|"gemini"|…, content, thoughts?, toolCalls?}` (a record whose id came before replaces it) and
 // `{$set: {…}}` updates, the first of which lists the messages so far (the session context among them).
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SessionInfo, SessionStoreSpec, StoreContext } from '../../core/contract/adapter.js';
 import { eventsOfRecords, filesUnder, firstRecord, modifiedAt, readJsonLines, summarize, titleOf } from '../../core/session/session-store.js';
+import { readStoreText } from '../../core/session/store-file.js';
 import type { TranslatedEvent } from '../../events.js';
 import { asJsonObject, isJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
 import { storeDirOf } from './home.js';
@@ -77,7 +77,7 @@ function recordEvents(record: unknown): TranslatedEvent[] | undefined {
 }
 
 async function workingDirectoryOf(file: string): Promise<string | undefined> {
-  const root = await readFile(join(dirname(dirname(file)), '.project_root'), 'utf8').catch(() => undefined);
+  const root = await readStoreText(join(dirname(dirname(file)), '.project_root'), 64 * 1024).catch(() => undefined);
   return root?.trim() || undefined;
 }
 

@@ -1,6 +1,6 @@
 // Reading CLIs' session stores: JSONL files on disk, read as tolerantly as stdout is. The adapters
 // know where their CLI keeps what (adapters/<cli>/store.ts); this holds what they share.
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CoderError, FeatureNotSupportedError } from '../../errors.js';
@@ -9,6 +9,7 @@ import type { ResolvedOpts } from '../../options.js';
 import type { AdapterSpec, SessionInfo, SessionStoreSpec, StoreContext } from '../contract/adapter.js';
 import { asJsonObject, stringOf } from '../../schema/json.js';
 import { checkSessionId, isSessionId } from '../../schema/ids.js';
+import { openStoreFile, readStoreText } from './store-file.js';
 
 /** A variable as the CLI will see it: extraEnv wins, unsetEnv removes, else the host's. */
 export function cliEnvValue(opts: ResolvedOpts, name: string): string | undefined {
@@ -29,8 +30,7 @@ export async function cliStateDir(ctx: StoreContext, variable: string, strictUse
 
 /** The parsed records of a JSONL file; a line that is not JSON stays as its text. */
 export async function readJsonLines(file: string): Promise<unknown[]> {
-  const text = await readFile(file, 'utf8');
-  return linesToRecords(text);
+  return linesToRecords(await readStoreText(file));
 }
 
 function linesToRecords(text: string): unknown[] {
@@ -48,7 +48,7 @@ function linesToRecords(text: string): unknown[] {
 
 /** The first record of a JSONL file, read without loading the whole file (rollouts grow large). */
 export async function firstRecord(file: string): Promise<unknown> {
-  const handle = await open(file, 'r');
+  const handle = await openStoreFile(file);
   try {
     const buffer = Buffer.alloc(256 * 1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
