@@ -6,10 +6,13 @@
 //   message chunk and answers `end_turn`;
 // - Copilot's own notices (what one-shot output carries as `session.info` records: a retry, a
 //   cancelled operation, the path of plan mode's plan.md) are one whole chunk "Info: <message>" each;
-// - a shell command that exits non-zero still says `completed` (its exit code is in rawOutput.contents).
+// - a shell command that exits non-zero still says `completed` (its exit code is in rawOutput.contents);
+// - an MCP tool's call is kind `other`, titled `<server>-<tool>`.
 import type { Translator, TranslatorContext } from '../../core/contract/adapter.js';
 import type { AcpTranslationSpec } from '../../core/acp/dialect.js';
 import { createAcpTranslator } from '../../core/acp/translate.js';
+import { mcpCallOf } from '../../core/acp/tool-facts.js';
+import { stringOf } from '../../schema/json.js';
 import { copilotAcpToolCatalog } from './tool-facts.js';
 
 /**
@@ -47,6 +50,8 @@ export const copilotAcpTranslation: AcpTranslationSpec = {
   },
   usageIsSessionTotal: true,
   toolCatalog: copilotAcpToolCatalog,
+  // An MCP tool's call is titled `<server>-<tool>` (1.0.102: `coderline-lookup`).
+  mcpCall: (toolCall, servers) => mcpCallOf(stringOf(toolCall.title), servers, '-'),
 };
 
 export const createCopilotAcpTranslator = (ctx: TranslatorContext): Translator => createAcpTranslator(copilotAcpTranslation, ctx);

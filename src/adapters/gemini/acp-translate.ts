@@ -2,8 +2,9 @@
 // core/acp/translate.ts. A prompt's answer carries no ACP `usage` but Gemini's own token counts,
 // `_meta.quota.token_count { input_tokens, output_tokens }`, those of that prompt alone.
 import type { Usage } from '../../events.js';
-import type { AcpTranslationSpec } from '../../core/acp/dialect.js';
+import type { AcpMcpCall, AcpTranslationSpec } from '../../core/acp/dialect.js';
 import { asJsonObject, countOf, stringOf } from '../../schema/json.js';
+import { mcpCallOf } from '../../core/acp/tool-facts.js';
 
 function quotaUsage(answer: Record<string, unknown>): Usage | undefined {
   const tokens = asJsonObject(asJsonObject(asJsonObject(answer._meta)?.quota)?.token_count);
@@ -32,9 +33,30 @@ function toolOfCallId(toolCall: Record<string, unknown>): string | undefined {
   return id === undefined || id.length > 512 ? undefined : /^(.+)__\1_\d+_\d+$/.exec(id)?.[1];
 }
 
+/** An MCP call's input: Gemini sends no rawInput, but the arguments as the call's content, one JSON text. */
+function contentInput(toolCall: Record<string, unknown>): unknown {
+  const [first] = Array.isArray(toolCall.content) ? toolCall.content : [];
+  const text = stringOf(asJsonObject(asJsonObject(first)?.content)?.text);
+  if (text === undefined) return undefined;
+  try {
+    const input: unknown = JSON.parse(text);
+    return asJsonObject(input);
+  } catch {
+    return undefined;
+  }
+}
+
+function mcpCall(toolCall: Record<string, unknown>, servers: readonly string[]): AcpMcpCall | undefined {
+  const call = mcpCallOf(toolOfCallId(toolCall), servers, '_', 'mcp_');
+  const input = call && contentInput(toolCall);
+  return call && input !== undefined ? { ...call, input } : call;
+}
+
 export const geminiAcpTranslation: AcpTranslationSpec = {
   agent: 'gemini',
   cliToolName: toolOfCallId,
+  // The tool of an MCP call's id is `mcp_<server>_<tool>`, as in its one-shot records.
+  mcpCall,
   usage: quotaUsage,
   promptRefusal: modelFailure,
 };

@@ -39,6 +39,26 @@ export interface AcpTranslationSpec {
    * (the tool bridge matches its calls with the CLI's records by that name).
    */
   cliToolName?(toolCall: JsonObject): string | undefined;
+  /**
+   * The MCP server tool a call runs (its ACP kind is `other`), read from where the agent names it
+   * (mcpCallOf in tool-facts.ts splits the name by the run's `servers`, longest first).
+   */
+  mcpCall?(toolCall: JsonObject, servers: readonly string[]): AcpMcpCall | undefined;
+  /**
+   * A `tool_call` may come before its input (OpenCode: `pending` with an empty `rawInput`, the input in
+   * the next update): its tool_use then waits for the update that gives it, or for any other record.
+   */
+  inputFollows?: boolean;
   /** The agent's ACP kinds as tools (default: the protocol's, acpToolCatalog in tool-facts.ts). */
   toolCatalog?: ToolCatalog;
+}
+
+/** A call of an MCP server's tool, as an ACP agent's records name it. */
+export interface AcpMcpCall {
+  server: string;
+  tool: string;
+  /** The agent's own name of the tool (Copilot: `<server>-<tool>`). */
+  cliName: string;
+  /** The call's input, where the agent gives it elsewhere than `rawInput` (Gemini: as the call's content, JSON text). */
+  input?: unknown;
 }

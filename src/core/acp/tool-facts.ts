@@ -4,6 +4,7 @@
 // stands as the tool's name (the name tool_use, tool_result and canUseTool show), read off a tool
 // catalog (core/contract/tool-catalog.ts): the protocol's below, or an agent's own. Pure: replay reaches it.
 import type { ToolFacts, ToolKind } from '../../events.js';
+import type { AcpMcpCall } from './dialect.js';
 import type { ToolCatalog, ToolRule } from '../contract/tool-catalog.js';
 import { toolFactsOf } from '../translate/tool-facts.js';
 import { asJsonObject, stringOf, type JsonObject } from '../../schema/json.js';
@@ -55,4 +56,15 @@ export function acpToolFacts(toolCall: JsonObject, catalog: ToolCatalog = acpToo
   const title = stringOf(toolCall.title);
   if (facts.kind === 'shell' && facts.command === undefined && title) facts.command = title;
   return facts;
+}
+
+/**
+ * The call of an MCP tool named `cliName`, spelled `<prefix><server><separator><tool>`, for one of
+ * `servers` (the longest that fits: a server's name may hold the separator too).
+ */
+export function mcpCallOf(cliName: string | undefined, servers: readonly string[], separator: string, prefix = ''): AcpMcpCall | undefined {
+  if (cliName === undefined || !cliName.startsWith(prefix)) return undefined;
+  const rest = cliName.slice(prefix.length);
+  const server = [...servers].sort((a, b) => b.length - a.length).find((candidate) => rest.startsWith(candidate + separator) && rest.length > candidate.length + separator.length);
+  return server === undefined ? undefined : { server, tool: rest.slice(server.length + separator.length), cliName };
 }

@@ -5,7 +5,8 @@
 // in a turn, the answer to `session/prompt`, `{ result: { stopReason, usage? } }` (acpAnswerRecord).
 // - text and reasoning arrive only as chunks (`agent_message_chunk`, `agent_thought_chunk`); a message
 //   ends at the next tool call or the answer;
-// - `tool_call` names no tool, only its kind, which stands as the name (tool-facts.ts);
+// - `tool_call` names no tool, only its kind, which stands as the name (tool-facts.ts); an MCP tool's
+//   call (kind `other`) is named where the agent's dialect finds the server and tool (`mcpCall`);
 // - `tool_call_update` without a final status is streamed output; `completed` / `failed` finish the call
 //   (and announce it, when no `tool_call` did);
 // - `plan` holds the whole plan each time; the other updates report the session's state;
@@ -22,6 +23,7 @@ import { parsedJson } from '../translate/tool-output.js';
 import type { AcpFailure, AcpTranslationSpec } from './dialect.js';
 import { isAcpAnswer } from './answer.js';
 import { acpToolFacts, acpToolName } from './tool-facts.js';
+import { bridgedToolName, toolBridgeServerName } from '../../schema/tool-names.js';
 
 /** Updates that only report the session's state: `progress` status events. */
 const statusUpdates = new Set(['available_commands_update', 'config_option_update', 'session_info_update', 'current_mode_update', 'usage_update', 'user_message_chunk']);
@@ -44,6 +46,14 @@ function protocolUsage(answer: JsonObject): Usage | undefined {
   };
 }
 
+const isEmptyInput = (input: unknown): boolean => input === undefined || input === null || (asJsonObject(input) !== undefined && Object.keys(input as object).length === 0);
+
+/** The tool call a record is about: an update's or a permission question's `toolCallId`. */
+function toolCallIdOf(record: JsonObject | undefined): string | undefined {
+  const params = asJsonObject(record?.params);
+  return stringOf(asJsonObject(params?.update)?.toolCallId) ?? stringOf(asJsonObject(params?.toolCall)?.toolCallId);
+}
+
 /** The text of a content block (`{type:"text", text}`), or of a tool call's content list. */
 function textOf(content: unknown): string | undefined {
   if (Array.isArray(content)) {
@@ -64,6 +74,8 @@ function shellExitCode(rawOutput: JsonObject | undefined): number | undefined {
 export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorContext): Translator {
   const streamPartial = ctx.opts.streamPartialMessages === true;
   const tools = new Map<string, ToolFacts>();
+  /** The MCP servers the run's tool calls can name: the bridge's (the run's own tools) and the caller's. */
+  const mcpServers = [...(ctx.opts.tools?.length ? [toolBridgeServerName] : []), ...Object.keys(ctx.opts.mcpServers ?? {})];
   let sessionTotal = emptyUsage();
   let turnStarted = false;
   let text = '';
@@ -117,27 +129,67 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
     return [...events, kind === 'message' ? { type: 'message', role: 'assistant', text: piece, delta: true, raw } : { type: 'reasoning', text: piece, delta: true, raw }];
   }
 
+  /** An MCP tool's facts: the run's own tools go by the user's name, the others by `mcp__<server>__<tool>`, as canUseTool names them. */
+  function mcpToolFacts(update: JsonObject): { tool: ToolFacts; cliName: string; input: unknown } | undefined {
+    const kind = stringOf(update.kind);
+    const call = kind === undefined || kind === 'other' ? spec.mcpCall?.(update, mcpServers) : undefined;
+    if (!call) return undefined;
+    const name = bridgedToolName(ctx.opts, call.server, call.tool) ?? `mcp__${call.server}__${call.tool}`;
+    return { tool: { kind: 'mcp', name, server: call.server }, cliName: call.cliName, input: call.input };
+  }
+
+  /** Calls announced without their input (`inputFollows`), by id: announced when it comes, or before any other record. */
+  const awaitingInput = new Map<string, JsonObject>();
+
   function toolCall(update: JsonObject, raw: unknown): TranslatedEvent[] {
     const id = stringOf(update.toolCallId) ?? '';
-    const tool = acpToolFacts(update, spec.toolCatalog);
+    if (spec.inputFollows && update.status === 'pending' && isEmptyInput(update.rawInput)) {
+      awaitingInput.set(id, update);
+      return flush(raw);
+    }
+    return announce(update, raw);
+  }
+
+  /** The held call `id` with what `later` adds to it (its input, a new title), announced; nothing when none is held. */
+  function releaseCall(id: string, later: JsonObject | undefined, raw: unknown): TranslatedEvent[] {
+    const held = awaitingInput.get(id);
+    if (!held) return [];
+    awaitingInput.delete(id);
+    const added = later ? Object.fromEntries(Object.entries(later).filter(([key, value]) => key !== 'sessionUpdate' && key !== 'status' && value !== undefined && value !== null)) : {};
+    return announce({ ...held, ...added }, raw);
+  }
+
+  /** Every held call but `except`'s, announced before a record about something else. */
+  function releaseOthers(except: string | undefined, raw: unknown): TranslatedEvent[] {
+    return [...awaitingInput.keys()].filter((id) => id !== except).flatMap((id) => releaseCall(id, undefined, raw));
+  }
+
+  function announce(update: JsonObject, raw: unknown): TranslatedEvent[] {
+    const id = stringOf(update.toolCallId) ?? '';
+    const mcp = mcpToolFacts(update);
+    const tool = mcp?.tool ?? acpToolFacts(update, spec.toolCatalog);
     tools.set(id, tool);
     // The title is the agent's own name or summary of the call (Copilot: an MCP tool's `<server>-<tool>`).
     const title = stringOf(update.title);
-    const cliToolName = spec.cliToolName?.(update);
+    const cliToolName = mcp?.cliName ?? spec.cliToolName?.(update);
     const extra = { ...(title && { title }), ...(cliToolName && { cliToolName }) };
-    return [...flush(raw), { type: 'tool_use', id, name: acpToolName(update), input: update.rawInput ?? {}, tool, raw, ...(Object.keys(extra).length > 0 && { extra }) }];
+    const input = update.rawInput ?? mcp?.input ?? {};
+    return [...flush(raw), { type: 'tool_use', id, name: mcp?.tool.name ?? acpToolName(update), input, tool, raw, ...(Object.keys(extra).length > 0 && { extra }) }];
   }
 
   function toolCallUpdate(update: JsonObject, raw: unknown): TranslatedEvent[] {
     const id = stringOf(update.toolCallId) ?? '';
     const status = stringOf(update.status);
-    if (status !== 'completed' && status !== 'failed') {
+    const final = status === 'completed' || status === 'failed';
+    // A held call's input comes with this update (a final one's fields are its output, not its call).
+    const released = releaseCall(id, final ? undefined : update, raw);
+    if (!final) {
       const output = textOf(update.content);
-      return [{ type: 'progress', kind: 'tool_output', subtype: 'tool_call_update', ...(output === undefined ? {} : { message: output }), raw }];
+      return [...released, { type: 'progress', kind: 'tool_output', subtype: 'tool_call_update', ...(output === undefined ? {} : { message: output }), raw }];
     }
     // A call never announced by a `tool_call` (Gemini 0.61.0 asks, runs, then reports only this) is
     // announced now, from what the update says of it: no tool runs without its tool_use.
-    const announced = tools.has(id) || typeof update.kind !== 'string' ? [] : toolCall(update, raw);
+    const announced = released.length > 0 || tools.has(id) || typeof update.kind !== 'string' ? released : announce(update, raw);
     const rawOutput = asJsonObject(update.rawOutput);
     const exitCode = shellExitCode(rawOutput);
     const output = parsedJson(status === 'failed' ? (stringOf(rawOutput?.message) ?? rawOutput ?? textOf(update.content)) : (rawOutput?.content ?? textOf(update.content)));
@@ -160,8 +212,10 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
     const params = asJsonObject(record.params);
     const asked = asJsonObject(params?.toolCall);
     const id = stringOf(asked?.toolCallId);
-    if (!asked || !id || tools.has(id)) return [];
-    return [...opening(params, record), ...toolCall(asked, record)];
+    if (!asked || !id) return [];
+    if (awaitingInput.has(id)) return [...opening(params, record), ...releaseCall(id, asked, record)];
+    if (tools.has(id)) return [];
+    return [...opening(params, record), ...announce(asked, record)];
   }
 
   function update(record: JsonObject): TranslatedEvent[] {
@@ -239,13 +293,19 @@ export function createAcpTranslator(spec: AcpTranslationSpec, ctx: TranslatorCon
     return events;
   }
 
+  function translateRecord(object: JsonObject | undefined, record: unknown): TranslatedEvent[] {
+    if (object && isAcpAnswer(object)) return answer(object);
+    if (object?.method === 'session/update') return update(object);
+    if (object?.method === 'session/request_permission') return question(object);
+    return [{ type: 'progress', kind: 'unknown', ...(typeof object?.method === 'string' ? { subtype: object.method } : {}), raw: record }];
+  }
+
   return {
     translate(record) {
       const object = asJsonObject(record);
-      if (object && isAcpAnswer(object)) return answer(object);
-      if (object?.method === 'session/update') return update(object);
-      if (object?.method === 'session/request_permission') return question(object);
-      return [{ type: 'progress', kind: 'unknown', ...(typeof object?.method === 'string' ? { subtype: object.method } : {}), raw: record }];
+      const held = awaitingInput.size > 0 ? releaseOthers(toolCallIdOf(object), record) : [];
+      const events = translateRecord(object, record);
+      return held.length > 0 ? [...held, ...events] : events;
     },
   };
 }
