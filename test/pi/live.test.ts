@@ -10,7 +10,7 @@ import { run, type OneShotOpts, type PermissionRequest } from '../../src/index.j
 import { startFakeModel, type FakeModel, type Script } from '../../src/testing/index.js';
 import { PI_FAKE_PLAIN_MODEL, PI_FAKE_PROVIDER } from '../../src/testing/pi-env.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
-import { chatBody, contentText, expectKilledFromOutside, expectModelErrorsFailOnlyTheirTurn, failingModel, openLive, toolMessage } from '../support/live.js';
+import { chatBody, contentText, expectKilledFromOutside, expectModelErrorsFailOnlyTheirTurn, failingModel, openLive, resumeBothWays, resumeScript, toolMessage } from '../support/live.js';
 import { expectDeniedByFailingPolicy, failingPolicy } from '../support/permission.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
 import { waitFor } from '../support/wait.js';
@@ -35,6 +35,16 @@ describe('pi live session (real binary, fake model)', () => {
     expect(two).toMatchObject({ status: 'success', text: 'The word was apricot.', pid: live.pid });
     expect(model.requests).toHaveLength(2);
     expect(JSON.stringify(chatBody(model.requests[1]).messages)).toContain('Noted: apricot.');
+  });
+
+  it('a live session has its id before a turn (rpc mode prints none: get_state names it), resumes one-shot, and a live process can continue it', async () => {
+    const { model, opts } = await fake(resumeScript);
+    const { first, oneShot, reopened } = await resumeBothWays(piAdapter, opts);
+    expect(first.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(oneShot).toMatchObject({ status: 'success', sessionId: first.sessionId });
+    expect(JSON.stringify(chatBody(model.requests[1]).messages)).toContain('Noted: quince.');
+    expect(reopened).toMatchObject({ status: 'success', text: 'Still quince.', sessionId: first.sessionId });
+    expect(JSON.stringify(chatBody(model.requests[2]).messages)).toContain('It was quince.');
   });
 
   it('interrupt() ends a turn stuck on a hung model as cancelled; the next turn runs in the same process', async () => {

@@ -136,6 +136,8 @@ export const piLive: LiveSpec = {
     return { type: 'prompt', message: prompt, ...(images.length ? { images } : {}) };
   },
   userMessageIsRequest: true,
+  // rpc mode prints no session header: get_state names the session (a resumed one keeps its id).
+  sessionIdRequest: { body: { type: 'get_state' }, idOf: (answer) => (isJsonObject(answer) ? stringOf(answer.sessionId) : undefined) },
   // A pushed message shows as the run's next user message_end (the translator's user_message).
   echoesSteer: true,
   interruptRequest: { type: 'abort' },

@@ -408,6 +408,11 @@ export interface LiveSpec {
    * without `setPermissionMode` has its changes sent as `setPermissionModeRequests`).
    */
   connect?(rpc: LiveRpc, ctx: LiveConnectContext): Promise<LiveConnection>;
+  /**
+   * Where no record of the live mode names the session (pi's rpc mode prints no session header): a
+   * request sent once the process is up, and how its answer names the session id.
+   */
+  sessionIdRequest?: { body: unknown; idOf(answer: unknown): string | undefined };
   /** How the CLI words its refusal of the handshake when the session to open is not in its store: it becomes `session_not_found`. */
   sessionNotFound?: RegExp;
   /**

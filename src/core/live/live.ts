@@ -236,6 +236,7 @@ export class LiveSession<P extends string = string> {
       // No pid: the process could not be started (the version probe ran it a moment ago).
       if (channel.pid === undefined) throw (await channel.ended).startError ?? new LiveSessionClosedError(adapter.name, 'the process could not be started');
       if (spec.connect) await session.connect(spec.connect, target, cwd);
+      if (spec.sessionIdRequest) await session.askSessionId(spec.sessionIdRequest);
       return session;
     } catch (error) {
       await session?.channel.kill();
@@ -255,6 +256,10 @@ export class LiveSession<P extends string = string> {
       throw session.kind === 'resume' ? missingSession(error, this.spec.sessionNotFound, this.adapter.name, session.sessionId) : error;
     }
     this.sessionId = this.connection.sessionId;
+  }
+
+  private async askSessionId({ body, idOf }: NonNullable<LiveSpec['sessionIdRequest']>): Promise<void> {
+    this.sessionId = idOf(await this.channel.request(body, { timeoutMs: CONTROL_TIMEOUT_MS, what: 'the session id' }));
   }
 
   /** The CLI's session id, once a turn has named it. */
