@@ -2,8 +2,8 @@
 // calls): each doGenerate / doStream call is one turn of a coderline session, on one coder per model
 // (so a session it started can be resumed by id in a later call).
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4StreamResult, SharedV4ProviderOptions, SharedV4Warning } from '@ai-sdk/provider';
-import { createCoder, InvalidOptionsError, type AdapterSpec, type Coder, type ProviderName, type RunOpts, type RunStream, type SharedStartOpts, type StartOptsFor } from '../index.js';
-import { writeAttachments, type Attachments } from './attachments.js';
+import { createCoder, FeatureNotSupportedError, InvalidOptionsError, type AdapterSpec, type Coder, type ProviderName, type RunOpts, type RunStream, type SharedStartOpts, type StartOptsFor } from '../index.js';
+import { writeAttachments } from './attachments.js';
 import { planCall } from './call-options.js';
 import { endingOf, jsonAnswerOf, metadataOf, usageOf } from './finish.js';
 import { collectParts } from './generate.js';
@@ -16,6 +16,11 @@ export type CoderlineModelSettings<P extends string = string> = Omit<StartOptsFo
   Pick<RunOpts, 'maxTurns' | 'strictSchema'> & {
     /** AI SDK tools (`tool({ description, inputSchema, execute })`) the agent calls over the tools bridge; they run in this process. */
     tools?: Readonly<Record<string, AiSdkTool>>;
+    /**
+     * Run each call as a turn of a live session (`coder.open()`, closed when the turn ends) instead of a
+     * one-shot run: where the CLI asks the host only in its live mode, this is what lets `canUseTool` gate it.
+     */
+    live?: boolean;
   };
 
 /** What a call may set under `providerOptions.coderline`. */
@@ -43,15 +48,24 @@ export class CoderlineLanguageModel<P extends string = string> implements Langua
   private readonly coder: Coder<P>;
   private readonly toolNames: ReadonlySet<string>;
   private readonly runLimits: Pick<RunOpts, 'maxTurns' | 'strictSchema'>;
+  private readonly live: boolean;
 
   constructor(cli: P | AdapterSpec<P>, settings: CoderlineModelSettings = {}) {
-    const { tools, maxTurns, strictSchema, ...start } = settings;
+    const { tools, maxTurns, strictSchema, live, ...start } = settings;
+    if (live !== undefined && typeof live !== 'boolean') throw new InvalidOptionsError(['live must be a boolean']);
     const bridged = tools ? bridgedTools(tools) : undefined;
     this.coder = createCoder(cli as ProviderName, { ...start, ...(bridged ? { tools: bridged } : {}) }) as unknown as Coder<P>;
     this.provider = `coderline.${this.coder.adapter.name}`;
     this.modelId = settings.model ?? 'default';
     this.toolNames = new Set(Object.keys(tools ?? {}));
     this.runLimits = { ...(maxTurns !== undefined ? { maxTurns } : {}), ...(strictSchema !== undefined ? { strictSchema } : {}) };
+    this.live = live === true;
+    const { adapter } = this.coder;
+    if (this.live && !adapter.live) throw new FeatureNotSupportedError(adapter.name, 'live', `${adapter.name} has no live mode: leave live unset.`);
+    // Told when the model is made, with the setting that fixes it (a one-shot run would say coder.open()).
+    if (settings.canUseTool && !this.live && !adapter.permissionPromptTool) {
+      throw new FeatureNotSupportedError(adapter.name, 'canUseTool', `${adapter.name} asks the host only in a live session: set live: true on the model.`);
+    }
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
@@ -85,26 +99,37 @@ export class CoderlineLanguageModel<P extends string = string> implements Langua
       ...(plan.reasoningEffort ? { reasoningEffort: plan.reasoningEffort } : {}),
       ...(placed.appendSystemPrompt !== undefined ? { appendSystemPrompt: placed.appendSystemPrompt } : {}),
     };
-    const session = sessionId === undefined ? this.coder.start(start) : this.coder.resume(sessionId, start);
+    const turnOpts: RunOpts = {
+      ...this.runLimits,
+      ...(plan.outputSchema ? { outputSchema: plan.outputSchema } : {}),
+      ...(streaming && adapter.capabilities.streamPartialMessages ? { streamPartialMessages: true } : {}),
+    };
 
     const attachments = await writeAttachments(adapter.name, rendered.files);
     const abandon = new AbortController();
     const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, abandon.signal]) : abandon.signal;
+    const perTurn: RunOpts = {
+      signal,
+      ...(attachments.images.length ? { images: attachments.images } : {}),
+      ...(attachments.files.length ? { files: attachments.files } : {}),
+    };
     let run: RunStream<unknown, P>;
+    let cleanup = () => attachments.remove();
     try {
-      run = session.stream(text, {
-        ...this.runLimits,
-        signal,
-        ...(plan.outputSchema ? { outputSchema: plan.outputSchema } : {}),
-        ...(attachments.images.length ? { images: attachments.images } : {}),
-        ...(attachments.files.length ? { files: attachments.files } : {}),
-        ...(streaming && adapter.capabilities.streamPartialMessages ? { streamPartialMessages: true } : {}),
-      });
+      if (this.live) {
+        // Run options that are launch flags of some CLI's live mode go to open(); a send() takes the rest.
+        const live = await this.coder.open({ ...start, ...turnOpts }, sessionId === undefined ? undefined : { sessionId });
+        cleanup = async () => void (await Promise.all([attachments.remove(), live.close()]));
+        run = live.send(text, perTurn);
+      } else {
+        const session = sessionId === undefined ? this.coder.start(start) : this.coder.resume(sessionId, start);
+        run = session.stream(text, { ...turnOpts, ...perTurn });
+      }
     } catch (error) {
-      await attachments.remove();
+      await cleanup();
       throw error;
     }
-    return partStream(run, attachments, abandon, {
+    return partStream(run, cleanup, abandon, {
       warnings,
       signal: options.abortSignal,
       declaredTools: new Set((options.tools ?? []).map((tool) => tool.name)),
@@ -129,9 +154,9 @@ interface PartStreamOptions {
 const PARTS_AHEAD = 256;
 
 /** The run's events as parts, read as the consumer pulls; cancelling the stream stops the run. */
-function partStream<P extends string>(run: RunStream<unknown, P>, attachments: Attachments, abandon: AbortController, options: PartStreamOptions): ReadableStream<LanguageModelV4StreamPart> {
+function partStream<P extends string>(run: RunStream<unknown, P>, cleanup: () => Promise<void>, abandon: AbortController, options: PartStreamOptions): ReadableStream<LanguageModelV4StreamPart> {
   const events = run[Symbol.asyncIterator]();
-  const settled = run.result.finally(() => attachments.remove());
+  const settled = run.result.finally(cleanup);
   settled.catch(() => undefined);
   let writer: PartWriter;
 

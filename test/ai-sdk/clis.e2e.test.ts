@@ -1,8 +1,8 @@
 // coderline/ai-sdk on every CLI (real binaries, each against its fake model server): generateText and
-// streamText on one model, so one coder serves both calls. The heavy cases are claude.e2e.test.ts's.
-import { generateText, NoObjectGeneratedError, Output, streamText } from 'ai';
+// streamText on one model, so one coder serves both calls. The heavy cases are matrix.e2e.test.ts's
+// (every CLI) and claude.e2e.test.ts's (in depth).
+import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { coderline } from '../../src/ai-sdk/index.js';
 import type { ProviderName } from '../../src/index.js';
 import { fakeFor, partOrder } from './support.js';
@@ -28,22 +28,5 @@ describe.each(clis)('coderline/ai-sdk with %s (real binary)', (cli) => {
     expect(partOrder(parts)).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', 'finish-step', 'finish']);
     expect(await streamed.text).toBe('A streamed answer.');
     expect(await streamed.finishReason).toBe('stop');
-  });
-});
-
-describe('Output.object on codex (native --output-schema, checked by coderline)', () => {
-  it('a valid answer is the output; one off the schema is NoObjectGeneratedError with the answer', async () => {
-    const { model, opts } = await fakeFor('codex', [{ text: '{"city":"Lyon","population":522250}' }, { text: '{"city":"Lyon","population":"many"}' }]);
-    const schema = z.object({ city: z.string(), population: z.number() });
-    const languageModel = coderline('codex', opts);
-
-    const valid = await generateText({ model: languageModel, prompt: 'The biggest city of the Rhône?', output: Output.object({ schema }) });
-    expect(valid.output).toEqual({ city: 'Lyon', population: 522250 });
-    expect(JSON.stringify((model.requests[0]?.body as { text?: unknown }).text)).toContain('population');
-
-    const error = await generateText({ model: languageModel, prompt: 'Again', output: Output.object({ schema }) }).catch((caught: unknown) => caught);
-    expect(NoObjectGeneratedError.isInstance(error)).toBe(true);
-    expect((error as NoObjectGeneratedError).text).toBe('{"city":"Lyon","population":"many"}');
-    expect((error as NoObjectGeneratedError).finishReason).toBe('error');
   });
 });

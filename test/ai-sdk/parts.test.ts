@@ -186,6 +186,16 @@ describe('calls refused before anything starts', () => {
     expect(() => coderline('claude', { codexSandbox: 'read-only' })).toThrow(FeatureNotSupportedError);
   });
 
+  it('canUseTool on a one-shot model of a CLI that asks the host only live names the setting that fixes it; live must be a boolean', () => {
+    const canUseTool = () => ({ behavior: 'allow' as const });
+    expect(() => coderline('codex', { executablePath: '/nonexistent/codex', canUseTool })).toThrow(/set live: true on the model/);
+    expect(() => coderline('codex', { executablePath: '/nonexistent/codex', canUseTool, live: true })).not.toThrow();
+    // Claude asks one-shot runs too (its permission prompt tool).
+    expect(() => coderline('claude', { executablePath: '/nonexistent/claude', canUseTool })).not.toThrow();
+    // @ts-expect-error live is a boolean
+    expect(() => coderline('claude', { live: 'yes' })).toThrow(InvalidOptionsError);
+  });
+
   it('an unknown providerOptions.coderline key, or a session id that could be a flag', async () => {
     await expect(model.doGenerate({ prompt: user, providerOptions: { coderline: { sessionid: 'x' } } })).rejects.toThrow(/providerOptions.coderline.sessionid is not an option/);
     await expect(model.doGenerate({ prompt: user, providerOptions: { coderline: { sessionId: '--dangerously-skip-permissions' } } })).rejects.toThrow(InvalidOptionsError);
