@@ -15,7 +15,6 @@ interface AnthropicBody {
   messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; content?: unknown }> }>;
 }
 const bodyOf = (request: { body: unknown } | undefined) => request?.body as AnthropicBody;
-const textOf = (body: AnthropicBody) => JSON.stringify(body.messages);
 
 // The AI SDK logs each warning to the console; these tests read them from the result instead.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
@@ -159,33 +158,5 @@ describe('coderline/ai-sdk with claude (real binary, real ai package)', () => {
     expect(runningThen).toBeGreaterThan(0);
     expect(rejected).toMatchObject({ name: 'AbortError' });
     await waitFor(() => pidsWorkingIn(opts.workingDirectory).length === 0);
-  });
-
-  it('resume by session id: only the new user message is sent, the CLI keeps the history; without it, the history is one rendered turn', async () => {
-    const { model, opts } = await fakeFor('claude', [{ text: 'Noted: blue.' }, { text: 'You said blue.' }, { text: 'Blue, you said.' }]);
-    const languageModel = coderline('claude', opts);
-    const first = await generateText({ model: languageModel, prompt: 'My colour is blue.' });
-    const sessionId = first.providerMetadata?.coderline?.sessionId as string;
-    const messages = [
-      { role: 'user' as const, content: 'My colour is blue.' },
-      { role: 'assistant' as const, content: first.text },
-      { role: 'user' as const, content: 'What is my colour?' },
-    ];
-
-    const resumed = await generateText({ model: languageModel, messages, providerOptions: { coderline: { sessionId } } });
-    expect(resumed.text).toBe('You said blue.');
-    expect(resumed.providerMetadata?.coderline?.sessionId).toBe(sessionId);
-    expect(resumed.warnings).toEqual([]);
-    const sent = textOf(bodyOf(model.requests[1]));
-    expect(sent.split('My colour is blue.').length - 1).toBe(1);
-    expect(sent).toContain('What is my colour?');
-    expect(sent).not.toContain('The conversation so far');
-
-    const rendered = await generateText({ model: languageModel, messages });
-    expect(rendered.providerMetadata?.coderline?.sessionId).not.toBe(sessionId);
-    expect(rendered.warnings).toEqual([expect.objectContaining({ type: 'compatibility', feature: 'messages' })]);
-    const once = textOf(bodyOf(model.requests[2]));
-    expect(once).toContain('The conversation so far');
-    expect(once).toContain('Noted: blue.');
   });
 });

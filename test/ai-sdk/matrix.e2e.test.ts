@@ -7,25 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { coderline } from '../../src/ai-sdk/index.js';
 import { FeatureNotSupportedError, type ProviderName } from '../../src/index.js';
-import type { ScriptStep } from '../../src/testing/index.js';
 import { pidsWorkingIn } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
-import { codexBridgeNamespace, codexToolSearch } from '../tools/support.js';
+import { callBridgedTool } from '../tools/support.js';
 import { fakeFor } from './support.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 const clis: ProviderName[] = ['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'];
-
-/** How each CLI's model calls the bridged tool `lookup` (its own spelling of an MCP tool). */
-const callLookup: Record<ProviderName, ScriptStep[]> = {
-  claude: [{ toolCalls: [{ name: 'mcp__coderline__lookup', input: { id: '42' } }] }],
-  codex: [{ toolCalls: [codexToolSearch('lookup')] }, { toolCalls: [{ name: 'lookup', namespace: codexBridgeNamespace, input: { id: '42' } }] }],
-  copilot: [{ toolCalls: [{ name: 'coderline-lookup', input: { id: '42' } }] }],
-  pi: [{ toolCalls: [{ name: 'mcp__coderline__lookup', input: { id: '42' } }] }],
-  gemini: [{ toolCalls: [{ name: 'mcp_coderline_lookup', input: { id: '42' } }] }],
-  opencode: [{ toolCalls: [{ name: 'coderline_lookup', input: { id: '42' } }] }],
-};
 
 /** The model's requests that carry `text` (a CLI may make calls of its own, such as a title). */
 const requestsWith = (requests: ReadonlyArray<{ body: unknown }>, text: string) => requests.map((request) => JSON.stringify(request.body)).filter((body) => body.includes(text));
@@ -33,7 +22,7 @@ const timesIn = (body: string, text: string) => body.split(text).length - 1;
 
 describe.each(clis)('coderline/ai-sdk with %s: tools, abort, resume, Output.object (real binary)', (cli) => {
   it('live: an AI SDK tool given to coderline() runs in this process when the agent calls it, canUseTool asked first; its result reaches the model; no process is left', async () => {
-    const { model, opts } = await fakeFor(cli, [...callLookup[cli], { text: 'Ticket 42 is open.' }]);
+    const { model, opts } = await fakeFor(cli, [...callBridgedTool(cli, 'lookup', { id: '42' }), { text: 'Ticket 42 is open.' }]);
     const executed: string[] = [];
     const asked: string[] = [];
     const lookup = tool({
@@ -74,8 +63,8 @@ describe.each(clis)('coderline/ai-sdk with %s: tools, abort, resume, Output.obje
     await waitFor(() => pidsWorkingIn(opts.workingDirectory).length === 0);
   });
 
-  it.each([false, true])('resume by session id (live: %s): the CLI keeps the history, so the earlier message reaches the model once and the new one is sent', async (live) => {
-    const { model, opts } = await fakeFor(cli, [{ text: 'Noted: blue.' }, { text: 'You said blue.' }]);
+  it.each([false, true])('resume by session id (live: %s): the CLI keeps the history, so the earlier message reaches the model once and the new one is sent; without it, the history is one rendered turn', async (live) => {
+    const { model, opts } = await fakeFor(cli, [{ text: 'Noted: blue.' }, { text: 'You said blue.' }, { text: 'Blue, you said.' }]);
     const languageModel = coderline(cli, { ...opts, live });
     const first = await generateText({ model: languageModel, prompt: 'My colour is blue.' });
     const sessionId = first.providerMetadata?.coderline?.sessionId as string;
@@ -101,6 +90,14 @@ describe.each(clis)('coderline/ai-sdk with %s: tools, abort, resume, Output.obje
       expect(timesIn(body, 'My colour is blue.')).toBe(1);
       expect(body).not.toContain('The conversation so far');
     }
+    expect(resumed.warnings).toEqual([]);
+
+    const rendered = await generateText({ model: languageModel, messages });
+    expect(rendered.providerMetadata?.coderline?.sessionId).not.toBe(sessionId);
+    expect(rendered.warnings).toEqual([expect.objectContaining({ type: 'compatibility', feature: 'messages' })]);
+    const once = requestsWith(model.requests, 'The conversation so far');
+    expect(once.length).toBeGreaterThan(0);
+    expect(once.every((body) => body.includes('Noted: blue.'))).toBe(true);
   });
 });
 

@@ -17,7 +17,7 @@ import type { ProviderName } from '../../src/events.js';
 import { cleanupAfterTest } from '../support/cleanup.js';
 import { openLive } from '../support/live.js';
 import { withPinnedRuntime } from '../support/pinned-clis.js';
-import { codexBridgeNamespace, codexToolSearch, ticketTool } from '../tools/support.js';
+import { callBridgedTool, codexBridgeNamespace, codexToolSearch, ticketTool } from '../tools/support.js';
 import { callSteps, fixtureProgram, markers } from './support.js';
 
 const standIn = fileURLToPath(new URL('../fixtures/stand-in-agent.mjs', import.meta.url));
@@ -79,18 +79,11 @@ describe('canUseTool and mcpServers with claude (real binary, one-shot run)', ()
 });
 
 describe.each(['claude', 'codex', 'copilot', 'pi', 'gemini', 'opencode'] as const)('canUseTool and a custom tool with %s (real binary, live session)', (cli) => {
-  const step: Record<typeof cli, Step[]> = {
-    claude: [{ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input: { id: '42' } }] }],
-    codex: [{ toolCalls: [codexToolSearch('lookup_ticket')] }, { toolCalls: [{ name: 'lookup_ticket', namespace: codexBridgeNamespace, input: { id: '42' } }] }],
-    copilot: [{ toolCalls: [{ name: 'coderline-lookup_ticket', input: { id: '42' } }] }],
-    pi: [{ toolCalls: [{ name: 'mcp__coderline__lookup_ticket', input: { id: '42' } }] }],
-    gemini: [{ toolCalls: [{ name: 'mcp_coderline_lookup_ticket', input: { id: '42' } }] }],
-    opencode: [{ toolCalls: [{ name: 'coderline_lookup_ticket', input: { id: '42' } }] }],
-  };
+  const step = callBridgedTool(cli, 'lookup_ticket', { id: '42' });
 
   it('the bridge asks once; a deny holds and the model reads the message; an allow runs the handler', async () => {
     const calls: Parameters<typeof ticketTool>[0] = [];
-    const { model, opts } = await setup(cli, [...step[cli], { text: 'Refused.' }, ...step[cli]]);
+    const { model, opts } = await setup(cli, [...step, { text: 'Refused.' }, ...step]);
     const seen: PermissionRequest[] = [];
     let decision: 'allow' | 'deny' = 'deny';
     const live = await openLive(builtInAdapters[cli], { ...opts, mcpServers: {}, tools: [ticketTool(calls)], canUseTool: (request) => (seen.push(request), { behavior: decision, message: 'not this ticket' }) });

@@ -4,7 +4,8 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { tool, type RunResult, type Tool, type ToolCallContext } from '../../src/index.js';
+import { tool, type ProviderName, type RunResult, type Tool, type ToolCallContext } from '../../src/index.js';
+import type { ScriptStep } from '../../src/testing/index.js';
 import { isGroupAlive, processTable } from '../support/processes.js';
 
 export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
@@ -103,4 +104,18 @@ export async function abortWhileHandlerRuns(
   expect(isGroupAlive(result.pid!)).toBe(false);
   expect(await statusWithoutSecret(bridgeUrl)).toBe('closed');
   return { result, bridgeUrl };
+}
+
+/** How each CLI's model calls the bridge's tool `name` (its own spelling of an MCP tool; Codex finds it with tool_search first). */
+export function callBridgedTool(cli: ProviderName, name: string, input: unknown): ScriptStep[] {
+  const spelled: Record<ProviderName, string> = {
+    claude: `mcp__coderline__${name}`,
+    codex: name,
+    copilot: `coderline-${name}`,
+    pi: `mcp__coderline__${name}`,
+    gemini: `mcp_coderline_${name}`,
+    opencode: `coderline_${name}`,
+  };
+  if (cli === 'codex') return [{ toolCalls: [codexToolSearch(name)] }, { toolCalls: [{ name, namespace: codexBridgeNamespace, input }] }];
+  return [{ toolCalls: [{ name: spelled[cli], input }] }];
 }
