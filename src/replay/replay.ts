@@ -46,14 +46,17 @@ export function replay<P extends string = ProviderName>(cli: TranslationRef<P>, 
 /**
  * Each turn's events of a live recording, routed as the live session routed them (answers and
  * requests of the protocol set aside, a turn ended by its last record). A protocol whose translator
- * spans the session (Copilot's ACP) keeps one for the whole recording.
+ * spans the session (Copilot's ACP) keeps one for the whole recording. `opts`: those the session was
+ * opened with, as for replay().
  */
-export function replayLive<P extends string = ProviderName>(cli: TranslationRef<P>, recording: LiveRecording, options: Pick<ReplayOptions, 'clock'> = {}): CoderStreamEvent<P>[][] {
+export function replayLive<P extends string = ProviderName>(cli: TranslationRef<P>, recording: LiveRecording, options: Pick<ReplayOptions, 'clock' | 'opts'> = {}): CoderStreamEvent<P>[][] {
   const translation = translationOf(cli);
   const live = translation.live;
   if (!live) throw new FeatureNotSupportedError(translation.name, 'live', 'replay its one-shot lines with replay()');
-  const shared = live.createSessionTranslator?.({ opts: {} });
-  const newTranslator = () => shared ?? (live.createTranslator ?? translation.createTranslator)({ opts: {} });
+  // The session's options: its own tools and MCP servers are what names an ACP agent's MCP calls.
+  const ctx = { opts: options.opts ?? {} };
+  const shared = live.createSessionTranslator?.(ctx);
+  const newTranslator = () => shared ?? (live.createTranslator ?? translation.createTranslator)(ctx);
   const stamp = stamper(translation.name, options.clock ?? zeroClock);
   return replayLiveTurns(live, newTranslator, translation.name, recording).map((turn) => turn.map(stamp));
 }

@@ -12,6 +12,7 @@ import { acpAnswerRecord } from '../../src/core/acp/answer.js';
 import { createAcpTranslator } from '../../src/core/acp/translate.js';
 import type { Translator, TranslatorContext } from '../../src/core/contract/adapter.js';
 import { tool, type TranslatedEvent } from '../../src/index.js';
+import { replayLive } from '../../src/replay/replay.js';
 
 const update = (body: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: body } });
 const done = acpAnswerRecord({ stopReason: 'end_turn' });
@@ -84,5 +85,21 @@ describe('ACP agents: an MCP tool call is an mcp tool_use', () => {
       expect.objectContaining({ type: 'tool_use', id, name: 'lookup', input: { id: '42' }, tool: bridged, extra: { title: 'lookup (coderline MCP Server)', cliToolName: 'mcp_coderline_lookup' } }),
       expect.objectContaining({ type: 'tool_result', id, name: 'lookup', output: 'state of 42: open' }),
     ]);
+  });
+});
+
+describe('replayLive() with the options the session had', () => {
+  it("names the MCP call as the live session did; without them the run's servers are unknown and it stays other", () => {
+    const lines = [
+      update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'coderline-lookup', kind: 'other', status: 'pending', rawInput: { id: '42' } }),
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', rawOutput: { content: 'state of 42: open' } }),
+    ].map((record) => ({ dir: 'cli' as const, line: JSON.stringify(record) }));
+    const recording = {
+      meta: { cli: 'copilot', version: '1.0.102', scenario: 'custom-tool', what: 'a call of the bridge tool lookup', turns: [{ prompt: 'Look it up', status: 'success', text: '' }] },
+      lines: [{ dir: 'host' as const, line: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'Look it up' }] } }) }, ...lines, { dir: 'cli' as const, line: JSON.stringify({ jsonrpc: '2.0', id: 3, result: { stopReason: 'end_turn' } }) }],
+    };
+    const named = replayLive('copilot', recording, { opts: { tools: [lookup] } }).flat();
+    expect(named.find((event) => event.type === 'tool_use')).toMatchObject({ name: 'lookup', tool: bridged });
+    expect(replayLive('copilot', recording).flat().find((event) => event.type === 'tool_use')).toMatchObject({ name: 'other' });
   });
 });
